@@ -1,0 +1,34 @@
+import type { StorybookConfig } from '@storybook/react-vite';
+
+/**
+ * Storybook, set up by hand: `storybook init` would download a browser, which these machines
+ * cannot. The vitest addon runs every story as a test (the `storybook` project of
+ * vitest.config.ts); the a11y addon fails a story on any axe violation (see preview.tsx).
+ */
+const config: StorybookConfig = {
+  framework: { name: '@storybook/react-vite', options: {} },
+  stories: ['../stories/**/*.stories.@(ts|tsx)'],
+  addons: ['@storybook/addon-a11y', '@storybook/addon-vitest'],
+  // No network here, and no reason to phone home from a partner's laptop either.
+  core: { disableTelemetry: true },
+  // Storybook's dependency scan starts from the stories, which import React only for types (the
+  // JSX runtime does the rest), so `react` itself is never pre-bundled and the preview fails with
+  // "react/index.js does not provide an export named 'default'" (CommonJS served raw). The
+  // vitest plugin applies viteFinal too, so this also serves `npm test`.
+  viteFinal: (viteConfig) => ({
+    ...viteConfig,
+    optimizeDeps: {
+      ...viteConfig.optimizeDeps,
+      include: [
+        ...(viteConfig.optimizeDeps?.include ?? []),
+        'react',
+        'react-dom',
+        'react-dom/client',
+        'react/jsx-runtime',
+        'react/jsx-dev-runtime',
+      ],
+    },
+  }),
+};
+
+export default config;

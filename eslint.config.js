@@ -1,0 +1,158 @@
+// Lint rules: typescript-eslint's recommended set (syntactic, no type information, so it stays
+// fast; `tsc -p .` does the type checking), React's hook rules where React lives, the security
+// rules the library promises (no eval, no `new Function`, no `postMessage(..., '*')`), and the
+// import direction of the layers in DESIGN.md.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+/** Relative imports that climb out of a layer folder into the layer `name` (a regex group). */
+const layer = (name) => `^(?:\\.\\./)+${name}(?:/|$)`;
+
+const REACT_PACKAGES = '^(?:react|react-dom|@tanstack/react-query|react-markdown|remark-gfm)(?:/.*)?$';
+const SERVER_PACKAGES = '^(?:hono|@hono/.*|@duckdb/.*|jose)(?:/.*)?$';
+const NODE_BUILTINS = '^node:';
+
+/** A `no-restricted-imports` rule from [regex, why] pairs. */
+function restrict(...pairs) {
+  return ['error', { patterns: pairs.map(([regex, message]) => ({ regex, message })) }];
+}
+
+const noReact = [REACT_PACKAGES, 'Layers (DESIGN.md): only src/react and src/components use React.'];
+const noServerPackages = [
+  SERVER_PACKAGES,
+  'Layers (DESIGN.md): server-only packages belong to src/server and src/emulator.',
+];
+const noNode = [NODE_BUILTINS, 'This layer runs in browsers and workers too: no Node builtins.'];
+const noUp = (name, why) => [layer(name), `Layers (DESIGN.md): ${why}`];
+
+/** Globals of the Node scripts and configs (JavaScript files get no type checker to know them). */
+const nodeGlobals = Object.fromEntries(
+  ['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'fetch', 'AbortController'].map(
+    (name) => [name, 'readonly'],
+  ),
+);
+
+export default tseslint.config(
+  {
+    ignores: ['dist/', 'storybook-static/', 'coverage/', 'node_modules/', '.vitest-attachments/'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression:matches([callee.name='postMessage'], [callee.property.name='postMessage']) > Literal.arguments[value='*']",
+          message: "postMessage to '*' sends to any origin: pass the exact target origin.",
+        },
+        {
+          selector: "Property[key.name='targetOrigin'][value.value='*']",
+          message: "targetOrigin '*' sends to any origin: pass the exact target origin.",
+        },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: nodeGlobals },
+  },
+  {
+    files: ['src/react/**', 'src/components/**', 'stories/**', '.storybook/**', 'test/**/*.tsx'],
+    ...reactHooks.configs.flat.recommended,
+  },
+
+  // Layers: each may import only the layers above it (DESIGN.md, "Layers").
+  {
+    files: ['src/core/protocol/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ['^\\.\\./', 'The protocol layer imports nothing from the rest of the library.'],
+        noReact,
+        noServerPackages,
+        noNode,
+      ),
+    },
+  },
+  {
+    files: ['src/core/**'],
+    ignores: ['src/core/protocol/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        noUp('(?:react|components|server|emulator|testing)', 'core imports only protocol and errors.'),
+        noReact,
+        noServerPackages,
+        noNode,
+      ),
+    },
+  },
+  {
+    files: ['src/react/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        noUp('(?:components|server|emulator|testing)', 'react imports only core.'),
+        noServerPackages,
+        noNode,
+      ),
+    },
+  },
+  {
+    files: ['src/components/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        noUp('(?:server|emulator|testing)', 'components import only react and core.'),
+        noServerPackages,
+        noNode,
+      ),
+    },
+  },
+  {
+    files: ['src/index.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ['^\\./(?:server|emulator|testing)(?:/|$)', 'Layers (DESIGN.md): the React entry never reaches server code.'],
+        noServerPackages,
+        noNode,
+      ),
+    },
+  },
+  {
+    files: ['src/server/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        noUp('(?:react|components|emulator|testing)', 'server imports only core.'),
+        noReact,
+      ),
+    },
+  },
+  {
+    files: ['src/emulator/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        noUp('(?:react|components|testing)', 'the emulator imports only core and server.'),
+        noReact,
+      ),
+    },
+  },
+  {
+    files: ['src/testing/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        noUp('(?:react|components|server|emulator)', 'the testing kit imports only core.'),
+        noReact,
+        noServerPackages,
+      ),
+    },
+  },
+);

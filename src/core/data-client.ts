@@ -1,0 +1,447 @@
+/**
+ * Client of the data API (`{data_url}`, interface §4.5, §5; behaviour §3): SQL over `/v1/cubesql`
+ * (streamed NDJSON), JSON queries over `/v1/load` (single and multi) and metadata from `/v1/meta`.
+ *
+ * - The JWT goes raw in `Authorization` (no `Bearer ` prefix), resolved anew for every request so a
+ *   token function can refresh it.
+ * - `{"error":"Continue wait"}` is not an error: the same request is repeated, a bounded number of
+ *   times with a short growing pause, until data arrives.
+ * - Failures are typed: {@link DataQueryError} (the query failed after a 200: an error line in
+ *   the SQL stream or an error body), {@link ContinueWaitExhaustedError}, `ServiceHttpError` (400
+ *   user error, 500 and other statuses), `ServiceAuthError` (401, 403: the token was refused; the
+ *   status tells which), `ServiceAbortError`, `ConnectionLostError` (network failure or a stream cut
+ *   short) and `ServiceStreamError` for a stream that breaks the protocol.
+ *
+ * @module
+ */
+import {
+  ConnectionLostError,
+  ServiceAbortError,
+  ServiceAuthError,
+  ServiceConfigError,
+  ServiceError,
+  ServiceHttpError,
+  ServiceStreamError,
+} from './errors';
+import { readNdjson } from './ndjson';
+import {
+  DATA_API_PATHS,
+  classifyCubeSqlLine,
+  isContinueWait,
+  isDataErrorBody,
+  isLoadResponse,
+  isMetaResponse,
+  isMultiLoadResponse,
+  isUserErrorBody,
+  type CubeSqlColumn,
+  type CubeSqlRequest,
+  type CubeSqlRow,
+  type LoadQuery,
+  type LoadResponse,
+  type MetaResponse,
+  type MultiLoadResponse,
+} from './protocol/data';
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The data API accepted the request (HTTP 200) and then reported that the query failed: an
+ * `{"error"}` line in the SQL stream, possibly after some rows, or an error body from `/v1/load`.
+ * A {@link ServiceStreamError}, so code that handles stream errors handles this too.
+ */
+export class DataQueryError extends ServiceStreamError {
+  static override readonly errorName: string = 'DataQueryError';
+  /** The service's own message. */
+  readonly serviceMessage: string;
+
+  constructor(serviceMessage: string, options: { cause?: unknown } = {}) {
+    super(`The data API reported a query error: ${serviceMessage}`, { code: 'query_error', cause: options.cause });
+    this.serviceMessage = serviceMessage;
+  }
+}
+
+/**
+ * The data API kept answering `Continue wait` for every allowed attempt. The query may still be
+ * running on the service; trying again later may well succeed (results are usually cached).
+ */
+export class ContinueWaitExhaustedError extends ServiceError {
+  static override readonly errorName: string = 'ContinueWaitExhaustedError';
+  /** Requests sent, all answered `Continue wait`. */
+  readonly attempts: number;
+
+  constructor(options: { attempts: number; cause?: unknown }) {
+    super(
+      `The data API was still computing the result after ${options.attempts} attempts ("Continue wait"); ` +
+        'try again later or raise continueWait.maxAttempts',
+      { code: 'continue_wait_exhausted', cause: options.cause },
+    );
+    this.attempts = options.attempts;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------------------------
+
+/** How `Continue wait` answers are repeated. */
+export interface ContinueWaitOptions {
+  /**
+   * Requests sent for one query, the first included, before giving up with
+   * {@link ContinueWaitExhaustedError}. Default 30. The service itself holds each request for a
+   * while before answering `Continue wait`, so this is usually minutes, not seconds.
+   */
+  maxAttempts?: number;
+  /**
+   * Pause before the first repeat, in milliseconds; it doubles on each repeat up to 8 times this
+   * value, so a slow query is not hammered. Default 250.
+   */
+  delayMs?: number;
+}
+
+/** Defaults of {@link ContinueWaitOptions}. */
+export const DEFAULT_CONTINUE_WAIT: Readonly<Required<ContinueWaitOptions>> = Object.freeze({
+  maxAttempts: 30,
+  delayMs: 250,
+});
+
+/** Options of {@link createDataClient}. */
+export interface DataClientOptions {
+  /**
+   * `{data_url}`: the deployment's data API host plus its base path, without `/v1` (the client
+   * appends `/v1/load`, `/v1/cubesql`, `/v1/meta`). May be relative (`/api/data`) in a browser
+   * when your server proxies the data API.
+   */
+  url: string;
+  /**
+   * The JWT for the deployment, or a function returning it; the function is called for every
+   * request (repeats after `Continue wait` included), so it can hand out a refreshed token.
+   */
+  token: string | (() => string | Promise<string>);
+  /** `fetch` to use. Default: the global `fetch`, looked up at call time. */
+  fetch?: typeof fetch;
+  /** How `Continue wait` answers are repeated. Default {@link DEFAULT_CONTINUE_WAIT}. */
+  continueWait?: ContinueWaitOptions;
+}
+
+/** Options of one data API call. */
+export interface DataRequestOptions {
+  /** Cancels the call, including a pause between `Continue wait` repeats; it then rejects with `ServiceAbortError`. */
+  signal?: AbortSignal;
+}
+
+/** A whole SQL result. */
+export interface SqlResult {
+  /** Columns, in the order of the cells of each row. */
+  schema: CubeSqlColumn[];
+  /** Rows; cells are strings (numbers too), `null` for SQL `NULL`. */
+  rows: CubeSqlRow[];
+  /** ISO time of the last refresh of the data, when the service sent it. */
+  lastRefreshTime?: string;
+}
+
+/** A piece of a streamed SQL result: the schema first, then rows as they arrive. */
+export type SqlChunk =
+  | { type: 'schema'; schema: CubeSqlColumn[]; lastRefreshTime?: string }
+  | { type: 'rows'; rows: CubeSqlRow[] };
+
+/** What {@link createDataClient} returns. */
+export interface DataClient {
+  /** Runs SQL (`MEASURE(view.measure)` for measures) and collects the whole result. */
+  sql(query: string | CubeSqlRequest, options?: DataRequestOptions): Promise<SqlResult>;
+  /**
+   * Runs SQL and yields the result as it streams: one `schema` chunk, then `rows` chunks. Leaving
+   * the loop early closes the connection.
+   */
+  sqlChunks(query: string | CubeSqlRequest, options?: DataRequestOptions): AsyncIterable<SqlChunk>;
+  /** Runs one JSON query. */
+  load(query: LoadQuery, options?: DataRequestOptions): Promise<LoadResponse>;
+  /** Runs several JSON queries in one request (`queryType: 'multi'`); results come in query order. */
+  load(queries: readonly LoadQuery[], options?: DataRequestOptions): Promise<MultiLoadResponse>;
+  /** Reads the data model's cubes and views. */
+  meta(options?: DataRequestOptions): Promise<MetaResponse>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Implementation
+// ---------------------------------------------------------------------------------------------
+
+/** Returned by one attempt when the service answered `Continue wait`. */
+const CONTINUE = Symbol('continue-wait');
+
+function abortError(signal: AbortSignal): ServiceAbortError {
+  return new ServiceAbortError('The data API call was aborted', { cause: signal.reason });
+}
+
+/** Resolves after `ms`, or rejects with `ServiceAbortError` as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal as AbortSignal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Maps anything thrown during a call to the library's errors: an abort of the caller's signal
+ * wins; our own errors pass; anything else (a `TypeError` from `fetch`, a socket cut mid-body) is
+ * a lost connection.
+ */
+function toServiceError(error: unknown, signal: AbortSignal | undefined, url: string): ServiceError {
+  if (signal?.aborted) return ServiceAbortError.isInstance(error) ? error : abortError(signal);
+  if (ServiceError.isInstance(error)) return error;
+  return new ConnectionLostError(`The connection to the data API at ${url} failed`, { attempts: 0, cause: error });
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+async function httpError(response: Response, path: string): Promise<ServiceError> {
+  const body = await readBody(response).catch(() => undefined);
+  const serviceMessage = isDataErrorBody(body) ? body.error : undefined;
+  const said = serviceMessage ?? (response.statusText || `HTTP ${response.status}`);
+  if (response.status === 401 || response.status === 403)
+    return new ServiceAuthError(`The data API refused the token (${response.status}): ${said}`, {
+      status: response.status,
+    });
+  const what = isUserErrorBody(body) ? 'rejected the query' : `answered ${response.status}`;
+  return new ServiceHttpError(`The data API ${what} on ${path}: ${said}`, {
+    status: response.status,
+    serviceMessage,
+    body,
+  });
+}
+
+/** The SQL stream broke the protocol (`invalid_stream`, `incomplete_stream`, `malformed_line`). */
+function streamError(message: string, code: string): ServiceStreamError {
+  return new ServiceStreamError(message, { code });
+}
+
+function invalidResponse(path: string, status: number, cause?: unknown): ServiceError {
+  return new ServiceError(`The data API answered ${path} with a body of an unexpected shape`, {
+    code: 'invalid_response',
+    status,
+    cause,
+  });
+}
+
+function checkOptions(options: DataClientOptions): Required<ContinueWaitOptions> {
+  const problems: string[] = [];
+  if (typeof options.url !== 'string' || options.url.trim() === '')
+    problems.push('url: must be the data API URL ({data_url}), for example https://data.example.com/api');
+  if (!(typeof options.token === 'string' || typeof options.token === 'function'))
+    problems.push('token: must be the JWT string or a function that returns it');
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') problems.push('fetch: must be a function');
+  const maxAttempts = options.continueWait?.maxAttempts ?? DEFAULT_CONTINUE_WAIT.maxAttempts;
+  const delayMs = options.continueWait?.delayMs ?? DEFAULT_CONTINUE_WAIT.delayMs;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+    problems.push('continueWait.maxAttempts: must be a whole number of at least 1');
+  if (!Number.isFinite(delayMs) || delayMs < 0) problems.push('continueWait.delayMs: must be 0 or more milliseconds');
+  if (problems.length > 0) throw new ServiceConfigError(`createDataClient: ${problems.join('; ')}`);
+  return { maxAttempts, delayMs };
+}
+
+/**
+ * Creates a client of the data API. Nothing is sent until a method is called.
+ *
+ * @throws ServiceConfigError when an option cannot work (no URL, no token, bad `continueWait`).
+ *
+ * @example
+ * ```ts
+ * const data = createDataClient({ url: dataUrl, token: () => getDeploymentToken() });
+ * const { schema, rows } = await data.sql('SELECT status, MEASURE(orders.count) FROM orders GROUP BY 1');
+ * ```
+ */
+export function createDataClient(options: DataClientOptions): DataClient {
+  const continueWait = checkOptions(options);
+  const base = options.url.replace(/\/+$/, '');
+  const { token } = options;
+
+  async function resolveToken(): Promise<string> {
+    const value = typeof token === 'function' ? await token() : token;
+    if (typeof value !== 'string' || value === '')
+      throw new ServiceConfigError(
+        'createDataClient: the token function returned no token (expected a non-empty JWT string)',
+      );
+    return value;
+  }
+
+  /** Sends one request; resolves with a 2xx response, throws the typed error otherwise. */
+  async function send(path: string, body: unknown, signal: AbortSignal | undefined): Promise<Response> {
+    const headers: Record<string, string> = { Authorization: await resolveToken() };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function')
+      throw new ServiceConfigError('createDataClient: no fetch available; pass options.fetch');
+    const init: RequestInit = { method: body === undefined ? 'GET' : 'POST', headers };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    if (signal) init.signal = signal;
+    const response = await fetchImpl(`${base}${path}`, init);
+    if (!response.ok) throw await httpError(response, path);
+    return response;
+  }
+
+  /**
+   * Runs `attempt` until it returns something other than {@link CONTINUE}, pausing between tries
+   * (delay, 2×, 4×, then 8× the delay) and giving up after `maxAttempts`.
+   */
+  async function untilReady<T>(
+    attempt: () => Promise<T | typeof CONTINUE>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    for (let count = 1; ; count++) {
+      const result = await attempt();
+      if (result !== CONTINUE) return result;
+      await waitBeforeRepeat(count, signal);
+    }
+  }
+
+  /** After `count` requests answered `Continue wait`: give up, or pause before the next one. */
+  async function waitBeforeRepeat(count: number, signal: AbortSignal | undefined): Promise<void> {
+    if (count >= continueWait.maxAttempts) throw new ContinueWaitExhaustedError({ attempts: count });
+    await pause(continueWait.delayMs * 2 ** Math.min(count - 1, 3), signal);
+  }
+
+  /** A JSON request whose answer may be `Continue wait`, an error body, or a result. */
+  async function json<T>(
+    path: string,
+    body: unknown,
+    isResult: (value: unknown) => value is T,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    if (signal?.aborted) throw abortError(signal);
+    try {
+      return await untilReady(async () => {
+        const response = await send(path, body, signal);
+        const text = await response.text();
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch (error) {
+          throw invalidResponse(path, response.status, error);
+        }
+        if (isContinueWait(parsed)) return CONTINUE;
+        if (isDataErrorBody(parsed)) throw new DataQueryError(parsed.error);
+        if (!isResult(parsed)) throw invalidResponse(path, response.status);
+        return parsed;
+      }, signal);
+    } catch (error) {
+      throw toServiceError(error, signal, base);
+    }
+  }
+
+  async function* sqlChunks(
+    query: string | CubeSqlRequest,
+    callOptions: DataRequestOptions = {},
+  ): AsyncGenerator<SqlChunk> {
+    const outer = callOptions.signal;
+    if (outer?.aborted) throw abortError(outer);
+    const body: CubeSqlRequest = typeof query === 'string' ? { query } : query;
+    // Our own controller, following the caller's, so that leaving the loop early also closes the
+    // connection, whatever the fetch implementation does with an unread body.
+    const controller = new AbortController();
+    const follow = () => controller.abort(outer?.reason);
+    outer?.addEventListener('abort', follow, { once: true });
+    const signal = controller.signal;
+    try {
+      for (let count = 1; ; count++) {
+        const response = await send(DATA_API_PATHS.cubesql, body, signal);
+        if (!response.body) throw streamError('The data API sent an empty SQL stream', 'incomplete_stream');
+        let malformed: string | undefined;
+        let started = false;
+        let wait = false;
+        const lines = readNdjson(response.body, {
+          signal,
+          onMalformedLine: (line) => {
+            malformed ??= line;
+          },
+        });
+        for await (const raw of lines) {
+          // Skipping a malformed line would silently drop rows: a data result must be whole.
+          if (malformed !== undefined) break;
+          const line = classifyCubeSqlLine(raw);
+          if (line.kind === 'continue-wait') {
+            if (started)
+              throw streamError('The data API sent "Continue wait" after the result started', 'invalid_stream');
+            wait = true;
+            break;
+          }
+          if (line.kind === 'error') throw new DataQueryError(line.error);
+          if (line.kind === 'schema') {
+            if (started)
+              throw streamError('The data API sent a second schema line in one SQL stream', 'invalid_stream');
+            started = true;
+            yield line.lastRefreshTime === undefined
+              ? { type: 'schema', schema: line.schema }
+              : { type: 'schema', schema: line.schema, lastRefreshTime: line.lastRefreshTime };
+          } else if (line.kind === 'data') {
+            if (!started)
+              throw streamError('The data API sent rows before the schema line', 'invalid_stream');
+            yield { type: 'rows', rows: line.rows };
+          }
+          // Lines of another kind are skipped: fields the service adds later must not break readers.
+        }
+        if (malformed !== undefined)
+          throw streamError(`The data API sent a line that is not JSON: ${malformed.slice(0, 200)}`, 'malformed_line');
+        if (!wait) {
+          if (!started)
+            throw streamError('The SQL stream ended before its schema line', 'incomplete_stream');
+          return;
+        }
+        await waitBeforeRepeat(count, signal);
+      }
+    } catch (error) {
+      throw toServiceError(error, outer, base);
+    } finally {
+      outer?.removeEventListener('abort', follow);
+      controller.abort();
+    }
+  }
+
+  async function sql(query: string | CubeSqlRequest, callOptions: DataRequestOptions = {}): Promise<SqlResult> {
+    let result: SqlResult | undefined;
+    for await (const chunk of sqlChunks(query, callOptions)) {
+      if (chunk.type === 'schema') {
+        result = { schema: chunk.schema, rows: [] };
+        if (chunk.lastRefreshTime !== undefined) result.lastRefreshTime = chunk.lastRefreshTime;
+      } else if (result) {
+        // A loop rather than push(...rows): spreading a large chunk overflows the call stack.
+        for (const row of chunk.rows) result.rows.push(row);
+      }
+    }
+    // sqlChunks already throws when no schema arrived; this keeps the type honest without a cast.
+    if (!result) throw streamError('The SQL stream ended before its schema line', 'incomplete_stream');
+    return result;
+  }
+
+  function load(query: LoadQuery, callOptions?: DataRequestOptions): Promise<LoadResponse>;
+  function load(queries: readonly LoadQuery[], callOptions?: DataRequestOptions): Promise<MultiLoadResponse>;
+  function load(
+    query: LoadQuery | readonly LoadQuery[],
+    callOptions: DataRequestOptions = {},
+  ): Promise<LoadResponse | MultiLoadResponse> {
+    return Array.isArray(query)
+      ? json(DATA_API_PATHS.load, { query, queryType: 'multi' }, isMultiLoadResponse, callOptions.signal)
+      : json(DATA_API_PATHS.load, { query }, isLoadResponse, callOptions.signal);
+  }
+
+  function meta(callOptions: DataRequestOptions = {}): Promise<MetaResponse> {
+    return json(DATA_API_PATHS.meta, undefined, isMetaResponse, callOptions.signal);
+  }
+
+  return { sql, sqlChunks, load, meta };
+}

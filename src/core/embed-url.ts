@@ -1,0 +1,359 @@
+/**
+ * Embed URLs of the three surfaces (service-behaviour 2) and the tenant origin rule that the embed
+ * channel shares (service-interface 5 rule 1, 6.1).
+ *
+ * Every URL parameter is viewer-editable: a viewer can open the iframe's address and change it.
+ * Filters, switches, locale and time zone here are conveniences, never security: anything that
+ * must hold against the viewer (row-level access, which dashboards they may see) belongs in the
+ * session minted on the server (generate-session, 2.7 and 4.2).
+ *
+ * @module
+ */
+import { ServiceConfigError } from './errors';
+import {
+  FILTER_PARAMETER_PREFIX,
+  TIME_GRAIN_PARAMETER_PREFIX,
+  isLocaleTag,
+  isMemberName,
+  isTimeZone,
+} from './protocol/embed';
+
+// ---------------------------------------------------------------------------------------------
+// Tenant origin
+
+function isLoopback(hostname: string): boolean {
+  // The URL parser has already normalised IPv4 (`127.1` becomes `127.0.0.1`) and IPv6 hosts.
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function parseTenantUrl(tenantUrl: string): URL {
+  const fail = (rule: string) => new ServiceConfigError(`tenantUrl ${JSON.stringify(tenantUrl)} ${rule}`);
+  let url: URL;
+  try {
+    url = new URL(tenantUrl);
+  } catch {
+    throw fail('is not an absolute URL: give the tenant host with its scheme, e.g. "https://acme.example.com"');
+  }
+  // 5 rule 1: only HTTPS. Plain http only on loopback, where the emulator runs.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+    throw fail('must use https (http only on localhost, 127.0.0.0/8 or [::1], for the emulator)');
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw fail('must be the tenant host (and base path) only: no credentials, query or fragment');
+  }
+  return url;
+}
+
+/**
+ * The origin of a tenant URL (`https://acme.example.com`), the one origin embed messages may come
+ * from and the target origin of every action (6.1). The single home of the rule that the tenant
+ * is `https`, or `http` only on loopback (`localhost`, `127.0.0.0/8`, `[::1]`) for the emulator.
+ * @throws {ServiceConfigError} when `tenantUrl` is not such a URL, or carries credentials, a
+ * query or a fragment.
+ */
+export function tenantOrigin(tenantUrl: string): string {
+  return parseTenantUrl(tenantUrl).origin;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+/** A single filter operand. */
+export type EmbedFilterScalar = string | number | boolean;
+
+/** Common filter operators; the service defaults to `equals`. Others pass through as written. */
+export type EmbedFilterOperator =
+  | 'equals'
+  | 'notEquals'
+  | 'contains'
+  | 'notContains'
+  | 'startsWith'
+  | 'endsWith'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte'
+  | 'set'
+  | 'notSet'
+  | 'inDateRange'
+  | 'notInDateRange'
+  | 'beforeDate'
+  | 'afterDate'
+  | (string & {});
+
+/**
+ * A filter written out: `{ value }`, optionally with an `operator`. Encoded as JSON as it is, so
+ * fields beyond these reach the service too. Give `value` (one operand or several), an `operator`
+ * that needs none (`set`, `notSet`), or both.
+ */
+export interface EmbedFilterCondition {
+  value?: EmbedFilterScalar | readonly EmbedFilterScalar[];
+  operator?: EmbedFilterOperator;
+  [key: string]: unknown;
+}
+
+/** A filter's value: a plain operand (`'completed'` means `{"value":"completed"}`), a list of them, or a condition. */
+export type EmbedFilterValue = EmbedFilterScalar | readonly EmbedFilterScalar[] | EmbedFilterCondition;
+
+/** One filter in the list form of {@link EmbedFilters}. */
+export interface EmbedFilterEntry extends EmbedFilterCondition {
+  /** `<view>.<dimension>`, for example `orders.status`. */
+  member: string;
+}
+
+/**
+ * Preset filters, each becoming `f_<view>.<dimension>=<JSON>`. Either an object keyed by member
+ * (`{ 'orders.status': 'completed' }`; `undefined` and `null` entries are skipped, which lets a
+ * declarative prop drop a filter) or a list of {@link EmbedFilterEntry}.
+ */
+export type EmbedFilters =
+  | { readonly [member: string]: EmbedFilterValue | null | undefined }
+  | readonly EmbedFilterEntry[];
+
+/** Standard time grains; custom granularities defined in the data model pass through by name. */
+export type EmbedTimeGrain = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year' | (string & {});
+
+/**
+ * `show...` switches of dashboards and apps. Only `false` is sent (`show...=false`); `true` or
+ * leaving one out keeps the service's default, which is shown. Other `show...` switches the
+ * service adds can be given by name.
+ */
+export interface DashboardSwitches {
+  /** Hide the dashboard's export menu. */
+  showDashboardExportMenu?: boolean;
+  /** Hide the dashboard's header. */
+  showDashboardHeader?: boolean;
+  /** Hide the dashboard's title. */
+  showDashboardTitle?: boolean;
+  [name: `show${string}`]: boolean | undefined;
+}
+
+/** `show...` switches of the chat surface; as {@link DashboardSwitches}, only `false` is sent. */
+export interface ChatSwitches {
+  /** Hide the "new chat" button. */
+  showNewChat?: boolean;
+  /** Hide the message input (read-only chat). */
+  showChatInput?: boolean;
+  /** Hide the chat history. */
+  showChatHistory?: boolean;
+  [name: `show${string}`]: boolean | undefined;
+}
+
+/** Options of every surface. */
+export interface EmbedUrlBaseOptions {
+  /** The tenant host `{base_url}`, `https://` (or `http://` on loopback, for the emulator). */
+  tenantUrl: string;
+  /**
+   * A fresh session id from generate-session (4.2). Sessions are single-use: every iframe load
+   * needs a new one.
+   */
+  sessionId: string;
+  /** UI language as a BCP-47 tag (`de-DE`, `es`); default: the account's. See `resolveLocale`. */
+  locale?: string;
+  /** IANA time zone for dates, for example `Europe/Berlin`; default: the account's. */
+  timezone?: string;
+}
+
+/** Options of the surfaces that show dashboards (published dashboards and apps). */
+export interface EmbedDashboardParameters {
+  /** Preset filters (`f_<view>.<dimension>=<JSON>`). Viewer-editable. */
+  filters?: EmbedFilters;
+  /** Time grain per time dimension (`tg_<view>.<dimension>=<grain>`), e.g. `{ 'orders.created_at': 'month' }`. */
+  timeGrains?: { readonly [member: string]: EmbedTimeGrain | undefined };
+  /** Show the CSV download action on widgets (`allowExport=true`). Default `false`. */
+  allowExport?: boolean;
+  /** Parts to hide. */
+  switches?: DashboardSwitches;
+}
+
+/** {@link buildEmbedUrl} for a published dashboard: `/embed/dashboard/{publicId}?session=`. */
+export interface DashboardEmbedUrlOptions extends EmbedUrlBaseOptions, EmbedDashboardParameters {
+  surface: 'dashboard';
+  /** Public id of the published dashboard. */
+  publicId: string;
+}
+
+/** {@link buildEmbedUrl} for a creator-mode app: `/embed/d/{deploymentId}/app?session=`. */
+export interface AppEmbedUrlOptions extends EmbedUrlBaseOptions, EmbedDashboardParameters {
+  surface: 'app';
+  /** The deployment, a positive integer. */
+  deploymentId: number;
+}
+
+/** {@link buildEmbedUrl} for the standalone chat: `/embed/chat?sessionId=` (note `sessionId`). */
+export interface ChatEmbedUrlOptions extends EmbedUrlBaseOptions {
+  surface: 'chat';
+  /** Parts to hide. */
+  switches?: ChatSwitches;
+}
+
+/** Options of {@link buildEmbedUrl}, one shape per surface. */
+export type BuildEmbedUrlOptions = DashboardEmbedUrlOptions | AppEmbedUrlOptions | ChatEmbedUrlOptions;
+
+function isObject(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isScalar(value: unknown): value is EmbedFilterScalar {
+  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function filterParameters(filters: EmbedFilters, problems: string[]): [string, string][] {
+  let list: [unknown, unknown][];
+  if (Array.isArray(filters)) {
+    list = filters.map((entry: unknown) => {
+      if (!isObject(entry)) return [undefined, entry];
+      const { member, ...condition } = entry;
+      return [member, condition];
+    });
+  } else if (isObject(filters)) {
+    list = Object.entries(filters);
+  } else {
+    problems.push('filters must be an object keyed by "<view>.<dimension>" or a list of { member, value, operator? }');
+    return [];
+  }
+  const parameters: [string, string][] = [];
+  const seen = new Set<string>();
+  for (const [member, value] of list) {
+    if (value === undefined || value === null) continue;
+    if (typeof member !== 'string' || !isMemberName(member)) {
+      problems.push(`filters: ${JSON.stringify(member)} is not a member: write it as "<view>.<dimension>", for example "orders.status"`);
+      continue;
+    }
+    if (seen.has(member)) {
+      problems.push(`filters: "${member}" is given twice: combine the values into one filter`);
+      continue;
+    }
+    seen.add(member);
+    // A plain operand means the default `equals` filter: `{"value": operand}`.
+    const condition = isObject(value) ? value : { value };
+    const operand = condition.value;
+    const operandOk =
+      operand === undefined
+        ? typeof condition.operator === 'string' && condition.operator !== ''
+        : isScalar(operand) || (Array.isArray(operand) && operand.every(isScalar));
+    const operatorOk = condition.operator === undefined || (typeof condition.operator === 'string' && condition.operator !== '');
+    if (!operandOk || !operatorOk) {
+      problems.push(
+        `filters: "${member}" needs a value (string, finite number, boolean or a list of them) or an operator such as "set"`,
+      );
+      continue;
+    }
+    parameters.push([FILTER_PARAMETER_PREFIX + member, JSON.stringify(condition)]);
+  }
+  return parameters;
+}
+
+// `encodeURIComponent` rather than URLSearchParams: the latter writes spaces as `+`, which a
+// server decoding with decodeURIComponent would keep inside the JSON.
+function toQuery(parameters: readonly (readonly [string, string])[]): string {
+  return parameters.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+}
+
+/**
+ * The `filterUrlParameter` of a `service:action:set-filter` action (6.3): the same
+ * `f_<view>.<dimension>=<JSON>` parameters {@link buildEmbedUrl} writes, joined by `&`. Use it to
+ * change filters after load, since reloading the iframe would need a new session. Returns `''`
+ * when no filter is set (not a valid action payload: send nothing then).
+ * @throws {ServiceConfigError} when a member name or value is malformed.
+ */
+export function buildFilterUrlParameter(filters: EmbedFilters): string {
+  const problems: string[] = [];
+  const query = toQuery(filterParameters(filters, problems));
+  if (problems.length) throw new ServiceConfigError(`buildFilterUrlParameter: ${problems.join('; ')}`);
+  return query;
+}
+
+function switchParameters(switches: unknown, problems: string[]): [string, string][] {
+  if (switches === undefined) return [];
+  if (!isObject(switches)) {
+    problems.push('switches must be an object such as { showDashboardHeader: false }');
+    return [];
+  }
+  const parameters: [string, string][] = [];
+  for (const [name, value] of Object.entries(switches)) {
+    if (!/^show[A-Z]\w*$/.test(name)) problems.push(`switches: "${name}" is not a show... switch, for example "showDashboardHeader"`);
+    else if (value !== undefined && typeof value !== 'boolean') problems.push(`switches: "${name}" must be true or false`);
+    // Only the literal `false` means anything to the service; shown is the default.
+    else if (value === false) parameters.push([name, 'false']);
+  }
+  return parameters;
+}
+
+/**
+ * Builds the `src` of an embed iframe for one surface (service-behaviour 2):
+ * - dashboard: `{tenantUrl}/embed/dashboard/{publicId}?session={sessionId}`
+ * - app: `{tenantUrl}/embed/d/{deploymentId}/app?session={sessionId}`
+ * - chat: `{tenantUrl}/embed/chat?sessionId={sessionId}`
+ *
+ * then, where given: `f_...` filters, `tg_...` time grains, `allowExport=true` (only when
+ * `true`), `show...=false` switches (only when `false`), `locale`, `timezone`. Values are
+ * percent-encoded. A base path in `tenantUrl` is kept.
+ *
+ * These parameters are viewer-editable: nothing that must hold against the viewer goes here;
+ * put it in the session (2.7).
+ * @throws {ServiceConfigError} when an option is missing or malformed; the message says how to fix it.
+ */
+export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
+  const base = parseTenantUrl(options.tenantUrl);
+  const problems: string[] = [];
+  const { sessionId } = options;
+  if (typeof sessionId !== 'string' || !sessionId.trim()) {
+    problems.push('sessionId must be a non-empty string: mint a new session per iframe load (generate-session)');
+  }
+
+  let path = '';
+  let sessionParameter = 'session';
+  const parameters: [string, string][] = [];
+  if (options.surface === 'dashboard') {
+    const { publicId } = options;
+    if (typeof publicId !== 'string' || !publicId.trim() || publicId === '.' || publicId === '..') {
+      problems.push("publicId must be the published dashboard's public id, a non-empty string");
+    }
+    path = `/embed/dashboard/${encodeURIComponent(publicId)}`;
+  } else if (options.surface === 'app') {
+    const { deploymentId } = options;
+    if (!Number.isSafeInteger(deploymentId) || deploymentId <= 0) {
+      problems.push(`deploymentId must be a positive integer, got ${JSON.stringify(deploymentId)}`);
+    }
+    path = `/embed/d/${deploymentId}/app`;
+  } else if (options.surface === 'chat') {
+    // The standalone chat reads `sessionId`, not `session` (service-behaviour 2).
+    path = '/embed/chat';
+    sessionParameter = 'sessionId';
+  } else {
+    problems.push(`surface must be "dashboard", "app" or "chat", got ${JSON.stringify((options as { surface: unknown }).surface)}`);
+  }
+  parameters.push([sessionParameter, sessionId]);
+
+  if (options.surface === 'dashboard' || options.surface === 'app') {
+    const { filters, timeGrains, allowExport } = options;
+    if (filters !== undefined) parameters.push(...filterParameters(filters, problems));
+    if (timeGrains !== undefined) {
+      for (const [member, grain] of Object.entries(isObject(timeGrains) ? timeGrains : {})) {
+        if (grain === undefined) continue;
+        if (!isMemberName(member)) problems.push(`timeGrains: "${member}" is not a member: write it as "<view>.<dimension>"`);
+        else if (typeof grain !== 'string' || !/^[A-Za-z_]\w*$/.test(grain)) {
+          problems.push(`timeGrains: "${member}" needs a granularity name such as "month"`);
+        } else parameters.push([TIME_GRAIN_PARAMETER_PREFIX + member, grain]);
+      }
+      if (!isObject(timeGrains)) problems.push("timeGrains must be an object such as { 'orders.created_at': 'month' }");
+    }
+    // Only the literal `true` turns exports on (service-behaviour 2).
+    if (allowExport === true) parameters.push(['allowExport', 'true']);
+  }
+  parameters.push(...switchParameters(options.switches, problems));
+
+  const { locale, timezone } = options;
+  if (locale !== undefined) {
+    if (typeof locale !== 'string' || !isLocaleTag(locale)) problems.push(`locale must be a BCP-47 tag such as "de-DE" or "es", got ${JSON.stringify(locale)}`);
+    else parameters.push(['locale', locale]);
+  }
+  if (timezone !== undefined) {
+    if (typeof timezone !== 'string' || !isTimeZone(timezone)) problems.push(`timezone must be an IANA time zone such as "Europe/Berlin", got ${JSON.stringify(timezone)}`);
+    else parameters.push(['timezone', timezone]);
+  }
+
+  if (problems.length) throw new ServiceConfigError(`buildEmbedUrl: ${problems.join('; ')}`);
+  return `${base.origin}${base.pathname.replace(/\/+$/, '')}${path}?${toQuery(parameters)}`;
+}

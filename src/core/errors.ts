@@ -1,0 +1,186 @@
+/**
+ * Typed errors of the library. Every error is a {@link ServiceError} with a `code` (stable,
+ * machine-readable) and, when the service answered over HTTP, its `status`.
+ *
+ * `instanceof` breaks when an app ends up with two copies of the package (a common bundling
+ * accident), so each class also has a static `isInstance` that checks a `Symbol.for` brand.
+ *
+ * @module
+ */
+
+const BRANDS: unique symbol = Symbol.for('@service/react/error-brands') as never;
+
+/** Options shared by every error constructor. */
+export interface ServiceErrorOptions {
+  /** Stable, machine-readable error code. */
+  code: string;
+  /** HTTP status of the response that carried the error, when there was one. */
+  status?: number | undefined;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/** Base class of every error thrown by `@service/react`. */
+export class ServiceError extends Error {
+  /** Name used for the brand; each subclass sets its own. */
+  static readonly errorName: string = 'ServiceError';
+
+  /** Stable, machine-readable error code, for example `not_found` or `streaming_in_progress`. */
+  readonly code: string;
+  /**
+   * HTTP status of the response that carried the error; `undefined` for errors that arrived as a
+   * line inside a 200 stream or never reached the service.
+   */
+  readonly status: number | undefined;
+  declare readonly [BRANDS]: readonly string[];
+
+  constructor(message: string, options: ServiceErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const brands: string[] = [];
+    for (let ctor = new.target as typeof ServiceError | undefined; ctor; ) {
+      if (Object.prototype.hasOwnProperty.call(ctor, 'errorName')) brands.push(ctor.errorName);
+      const parent = Object.getPrototypeOf(ctor) as typeof ServiceError | null;
+      ctor = parent && parent !== (Error as unknown) ? parent : undefined;
+    }
+    Object.defineProperty(this, BRANDS, { value: brands, enumerable: false });
+    this.name = (new.target as typeof ServiceError).errorName;
+    this.code = options.code;
+    this.status = options.status;
+  }
+
+  /** True when `value` is an instance of this class, even from another copy of the package. */
+  static isInstance<T extends abstract new (...args: never[]) => ServiceError>(
+    this: T & { errorName: string },
+    value: unknown,
+  ): value is InstanceType<T> {
+    if (typeof value !== 'object' || value === null) return false;
+    const brands = (value as { [BRANDS]?: unknown })[BRANDS];
+    return Array.isArray(brands) && brands.includes(this.errorName);
+  }
+}
+
+/** Maps an HTTP status to the `code` of a {@link ServiceHttpError}. */
+export function codeForStatus(status: number): string {
+  switch (status) {
+    case 400:
+      return 'bad_request';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    default:
+      return status >= 500 ? 'server_error' : 'http_error';
+  }
+}
+
+/**
+ * The service answered with an HTTP error status (400, 401, 403, 404, 409, 5xx...).
+ * `serviceMessage` holds the service's own message (`{"error": "..."}`) when it sent one.
+ */
+export class ServiceHttpError extends ServiceError {
+  static override readonly errorName: string = 'ServiceHttpError';
+  declare readonly status: number;
+  /** The service's own error message, when the body carried one. */
+  readonly serviceMessage: string | undefined;
+  /** The parsed JSON body, or the raw text when it was not JSON. */
+  readonly body: unknown;
+
+  constructor(
+    message: string,
+    options: { status: number; code?: string; serviceMessage?: string; body?: unknown; cause?: unknown },
+  ) {
+    super(message, {
+      code: options.code ?? codeForStatus(options.status),
+      status: options.status,
+      cause: options.cause,
+    });
+    this.serviceMessage = options.serviceMessage;
+    this.body = options.body;
+  }
+}
+
+/**
+ * The credential was refused. Chat reports this as a JSON-RPC error object inside an HTTP 200
+ * body (`rpcError` holds it); other APIs answer 401 or 403.
+ */
+export class ServiceAuthError extends ServiceError {
+  static override readonly errorName: string = 'ServiceAuthError';
+  /** The JSON-RPC error object, when the service sent one. */
+  readonly rpcError: { code: number; message: string } | undefined;
+
+  constructor(
+    message: string,
+    options: { status?: number; rpcError?: { code: number; message: string }; cause?: unknown } = {},
+  ) {
+    super(message, { code: 'unauthorized', status: options.status, cause: options.cause });
+    this.rpcError = options.rpcError;
+  }
+}
+
+/**
+ * A new chat message was sent while the thread was still streaming another one
+ * (`Streaming for thread is in progress`), as HTTP 409 or as an error line of a 200 stream.
+ */
+export class StreamingInProgressError extends ServiceError {
+  static override readonly errorName: string = 'StreamingInProgressError';
+  constructor(options: { status?: number; cause?: unknown } = {}) {
+    super('Streaming for thread is in progress', {
+      code: 'streaming_in_progress',
+      status: options.status,
+      cause: options.cause,
+    });
+  }
+}
+
+/** The stream reported an error after it started: a `{"error": "..."}` line. */
+export class ServiceStreamError extends ServiceError {
+  static override readonly errorName: string = 'ServiceStreamError';
+  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
+    super(message, { code: options.code ?? 'stream_error', cause: options.cause });
+  }
+}
+
+/** The connection dropped before the stream's end and could not be resumed. */
+export class ConnectionLostError extends ServiceError {
+  static override readonly errorName: string = 'ConnectionLostError';
+  /** How many times the client tried again before giving up. */
+  readonly attempts: number;
+  constructor(message: string, options: { attempts: number; cause?: unknown }) {
+    super(message, { code: 'connection_lost', cause: options.cause });
+    this.attempts = options.attempts;
+  }
+}
+
+/** The caller cancelled the operation through its `AbortSignal`. */
+export class ServiceAbortError extends ServiceError {
+  static override readonly errorName: string = 'ServiceAbortError';
+  constructor(message = 'The operation was aborted', options: { cause?: unknown } = {}) {
+    super(message, { code: 'aborted', cause: options.cause });
+  }
+}
+
+/** The library was called with options that cannot work; the message says what to change. */
+export class ServiceConfigError extends ServiceError {
+  static override readonly errorName: string = 'ServiceConfigError';
+  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
+    super(message, { code: options.code ?? 'invalid_options', cause: options.cause });
+  }
+}
+
+/** Input failed validation against the protocol; `problems` lists each one in words a person can act on. */
+export class ServiceValidationError extends ServiceError {
+  static override readonly errorName: string = 'ServiceValidationError';
+  /** One entry per broken rule. */
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[], options: { message?: string; cause?: unknown } = {}) {
+    super(options.message ?? `Invalid input: ${problems.join('; ')}`, {
+      code: 'invalid_input',
+      cause: options.cause,
+    });
+    this.problems = problems;
+  }
+}

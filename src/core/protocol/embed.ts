@@ -1,0 +1,687 @@
+/**
+ * Embed messaging: the browser `postMessage` protocol between a host page and an embedded surface
+ * (service-interface 6.1 to 6.3; service-behaviour 2). The single home of its rules: the embed
+ * channel, the embed URL builder, the React components and the emulator's embed pages all read
+ * them from here, in both directions (hosts validate events and build actions, the emulator
+ * validates actions and builds events).
+ *
+ * Validation is tolerant where the service may grow and strict where a mistake would bite:
+ * payloads may carry fields this version does not know (they pass through untouched), event types
+ * this version does not know pass through as {@link UnknownEmbedEvent}, but every field the
+ * interface names must have its documented type.
+ *
+ * @module
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Envelope (6.1)
+
+/** Value of `source` on every message of the protocol, in both directions (6.1). */
+export const EMBED_SOURCE = 'service-embed';
+
+/** Prefix of every event type (6.2). */
+export const EMBED_EVENT_PREFIX = 'service:event:';
+
+/** Prefix of every action type (6.3). */
+export const EMBED_ACTION_PREFIX = 'service:action:';
+
+/** The embedded surfaces (6.3): published dashboard, creator-mode app, standalone chat. */
+export const SURFACES = ['dashboard', 'app', 'chat'] as const;
+
+/**
+ * Which surface sent an event (6.1, 6.3): `dashboard` (published dashboard), `app` (creator-mode
+ * app, including the AI chat inside it), `chat` (standalone analytics chat).
+ */
+export type Surface = (typeof SURFACES)[number];
+
+/** `event` travels from the embed to the host, `action` from the host to the embed (6.1). */
+export type EmbedDirection = 'event' | 'action';
+
+/** Fields every event carries (6.1); `surface` is always present on events. */
+export interface EmbedEventEnvelope<TType extends string, TPayload> {
+  /** Always {@link EMBED_SOURCE}. */
+  source: typeof EMBED_SOURCE;
+  /** Always `event`. */
+  direction: 'event';
+  /** Event name, `service:event:...`. */
+  type: TType;
+  /** Shape depends on `type` (6.2). */
+  payload: TPayload;
+  /** When the embed sent it, epoch milliseconds. */
+  timestamp: number;
+  /** The surface that sent it. */
+  surface: Surface;
+}
+
+/** Fields every action carries (6.1); actions never carry `surface`. */
+export interface EmbedActionEnvelope<TType extends string, TPayload> {
+  /** Always {@link EMBED_SOURCE}. */
+  source: typeof EMBED_SOURCE;
+  /** Always `action`. */
+  direction: 'action';
+  /** Action name, `service:action:...`. */
+  type: TType;
+  /** Shape depends on `type` (6.3); `{}` when the action takes none. */
+  payload: TPayload;
+  /** When the host created it, epoch milliseconds. */
+  timestamp: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event payloads (6.2)
+
+/** `service:event:ready`: the embed authenticated and mounted; first event, once per session. */
+export interface ReadyPayload {
+  /** Embed tenant of the session, or `null` for the account's default tenant. */
+  embedTenant: string | null;
+  /** Deployment of the session, or `null`. */
+  deploymentId: number | null;
+  /** `signed` for signed embedding (sessions), `private` for logged-in viewers. */
+  mode: 'signed' | 'private';
+  /** The surface that became ready. */
+  surface: Surface;
+  /** Public id of the dashboard, on dashboards. */
+  publicId?: string;
+}
+
+/** `service:event:view`: a surface is viewed, on load and on each in-embed navigation. */
+export interface ViewPayload {
+  /** The surface being viewed. */
+  surface: Surface;
+  /** In-embed path being viewed. */
+  path: string;
+  /** Public id of the dashboard, on dashboards. */
+  publicId?: string;
+  /** Title of what is viewed. */
+  title?: string;
+}
+
+/** `service:event:navigate`: the viewer navigated within the embed. */
+export interface NavigatePayload {
+  /** The new in-embed path. */
+  path: string;
+  /** The path before the navigation. */
+  previousPath?: string;
+}
+
+/** `service:event:dashboard-loaded`: every widget of a dashboard has rendered (after `ready`). */
+export interface DashboardLoadedPayload {
+  /** Public id of the dashboard. */
+  publicId?: string;
+  /** How many widgets rendered. */
+  widgetCount?: number;
+  /** Time from mount to the last widget, in milliseconds. */
+  loadDurationMs?: number;
+}
+
+/** Formats of {@link DownloadPayload}. */
+export type DownloadFormat = 'csv' | 'xlsx' | 'png' | 'pdf';
+
+/**
+ * `service:event:download`: the viewer exported data or an image. Never carries the exported
+ * rows. The CSV action appears on widgets only when the embed URL has `allowExport=true`.
+ */
+export interface DownloadPayload {
+  /** File format. */
+  format: DownloadFormat;
+  /** Whether one widget or the whole dashboard was exported. */
+  target: 'widget' | 'dashboard';
+  /** The widget, when `target` is `widget`. */
+  widgetId?: string;
+  /** Title of what was exported. */
+  title?: string;
+  /** Number of exported rows, on data exports. */
+  rowCount?: number;
+}
+
+/** `service:event:drilldown`: the viewer drilled into a measure. */
+export interface DrilldownPayload {
+  /** Fully qualified measure, for example `orders.count`. */
+  member: string;
+  /** The value drilled into, of any JSON type. */
+  value?: unknown;
+  /** The widget drilled from. */
+  widgetId?: string;
+}
+
+/** Statuses of {@link AiQueryPayload}. */
+export type AiQueryStatus = 'submitted' | 'completed' | 'error';
+
+/**
+ * `service:event:ai-query`: the viewer ran an AI query. The event's `surface` is `app` inside the
+ * embedded app and `chat` on the standalone chat surface.
+ */
+export interface AiQueryPayload {
+  /** What the viewer asked. */
+  query: string;
+  /** Where the query is in its life. */
+  status: AiQueryStatus;
+  /** Chat thread id. */
+  chatId?: string;
+  /** Agent that answered. */
+  agentId?: string;
+}
+
+/** `service:event:error`: the embed surfaced an error. */
+export interface ErrorPayload {
+  /** Human-readable message. */
+  message: string;
+  /** Error name. */
+  name?: string;
+  /** Where it happened, for example `embed-render`. */
+  context?: string;
+  /** `true` when the whole surface went down. */
+  fatal?: boolean;
+}
+
+/** Payload of each known event type (6.2). */
+export interface EmbedEventPayloads {
+  'service:event:ready': ReadyPayload;
+  'service:event:view': ViewPayload;
+  'service:event:navigate': NavigatePayload;
+  'service:event:dashboard-loaded': DashboardLoadedPayload;
+  'service:event:download': DownloadPayload;
+  'service:event:drilldown': DrilldownPayload;
+  'service:event:ai-query': AiQueryPayload;
+  'service:event:error': ErrorPayload;
+}
+
+/** Name of a known event (6.2). */
+export type EmbedEventType = keyof EmbedEventPayloads;
+
+/** The event of one known type, for example `EmbedEventOf<'service:event:ready'>`. */
+export type EmbedEventOf<T extends EmbedEventType> = EmbedEventEnvelope<T, EmbedEventPayloads[T]>;
+
+/**
+ * A valid event of a known type: the envelope, the type and the payload all checked. A
+ * discriminated union on `type`, so `switch (event.type)` narrows `payload`.
+ */
+export type EmbedEvent = { [T in EmbedEventType]: EmbedEventOf<T> }[EmbedEventType];
+
+/**
+ * An event with a valid envelope whose `type` this version does not know: a newer service sends
+ * events this library has not learned yet (for example `service:event:session-expired`). They
+ * are delivered, never dropped and never thrown on, with an untyped payload.
+ */
+export type UnknownEmbedEvent = EmbedEventEnvelope<`service:event:${string}`, { [key: string]: unknown }>;
+
+/**
+ * What an embed channel delivers: a known {@link EmbedEvent} or an {@link UnknownEmbedEvent}.
+ * Narrow with {@link isEmbedEvent} before switching on `type`: the unknown variant's open `type`
+ * would otherwise keep every payload in play.
+ */
+export type AnyEmbedEvent = EmbedEvent | UnknownEmbedEvent;
+
+/** Every known event type, in the order of 6.2. */
+export const EMBED_EVENT_TYPES = [
+  'service:event:ready',
+  'service:event:view',
+  'service:event:navigate',
+  'service:event:dashboard-loaded',
+  'service:event:download',
+  'service:event:drilldown',
+  'service:event:ai-query',
+  'service:event:error',
+] as const satisfies readonly EmbedEventType[];
+
+// ---------------------------------------------------------------------------------------------
+// Action payloads (6.3; service-behaviour 2)
+
+/** Color schemes of `set-color-scheme`; `auto` follows the operating system's preference. */
+export type ColorScheme = 'light' | 'dark' | 'auto';
+
+/**
+ * Brand theme of an embed, the `embedTheme` object the session API accepts and `set-theme` sends.
+ * Open: fields beyond those below pass through to the service untouched.
+ */
+export interface EmbedTheme {
+  /** Font family, for example `Inter, sans-serif`. */
+  font?: string;
+  /** Primary brand color, a CSS color. */
+  primaryColor?: string;
+  /** Corner radius: a CSS length (`'8px'`) or a number of pixels. */
+  borderRadius?: string | number;
+  /** Colors of the AI chat. */
+  analyticsChat?: {
+    /** Background of the chat panel. */
+    backgroundColor?: string;
+    /** Colors of the message input. */
+    chatInput?: {
+      backgroundColor?: string;
+      borderColor?: string;
+      [key: string]: unknown;
+    };
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+/** `service:action:set-color-scheme`: switch the color scheme. */
+export interface SetColorSchemePayload {
+  scheme: ColorScheme;
+}
+
+/** `service:action:set-theme`: apply a brand theme. */
+export type SetThemePayload = EmbedTheme;
+
+/** `service:action:set-locale`: switch the UI language. */
+export interface SetLocalePayload {
+  /** A full code (`es-MX`), short code (`es`) or regional variant (`es-AR`); see {@link resolveLocale}. */
+  locale: string;
+}
+
+/** `service:action:set-filter`: push filters into a dashboard. */
+export interface SetFilterPayload {
+  /**
+   * One or more `f_<view>.<dimension>=<JSON>` parameters joined by `&`, the JSON percent-encoded
+   * (`buildFilterUrlParameter` of the embed URL builder writes it).
+   */
+  filterUrlParameter: string;
+}
+
+/** `service:action:navigate`: navigate to an in-embed path. */
+export interface NavigateActionPayload {
+  path: string;
+}
+
+/** `service:action:refresh`: re-run the queries. Takes no payload (sent as `{}`). */
+export type RefreshPayload = Record<string, never>;
+
+/** `service:action:set-timezone` (service-behaviour 2): switch the time zone. */
+export interface SetTimezonePayload {
+  /** IANA time zone name, for example `Asia/Tokyo`. */
+  timezone: string;
+}
+
+/**
+ * `service:action:set-session` (service-behaviour 2): the service has not published its payload.
+ * Modelled loosely: any object, with `sessionId` a string when present.
+ */
+export interface SetSessionPayload {
+  sessionId?: string;
+  [key: string]: unknown;
+}
+
+/** Payload of each action type (6.3; service-behaviour 2). */
+export interface EmbedActionPayloads {
+  'service:action:set-color-scheme': SetColorSchemePayload;
+  'service:action:set-theme': SetThemePayload;
+  'service:action:set-locale': SetLocalePayload;
+  'service:action:set-filter': SetFilterPayload;
+  'service:action:navigate': NavigateActionPayload;
+  'service:action:refresh': RefreshPayload;
+  'service:action:set-timezone': SetTimezonePayload;
+  'service:action:set-session': SetSessionPayload;
+}
+
+/** Name of an action. */
+export type EmbedActionType = keyof EmbedActionPayloads;
+
+/** The action of one type, for example `EmbedActionOf<'service:action:navigate'>`. */
+export type EmbedActionOf<T extends EmbedActionType> = EmbedActionEnvelope<T, EmbedActionPayloads[T]>;
+
+/** A complete action message, as posted to the embed: a discriminated union on `type`. */
+export type EmbedAction = { [T in EmbedActionType]: EmbedActionOf<T> }[EmbedActionType];
+
+/**
+ * An action with a valid envelope whose `type` this version does not know. Embeds (the emulator)
+ * ignore these rather than fail, so a newer host never breaks an older embed.
+ */
+export type UnknownEmbedAction = EmbedActionEnvelope<`service:action:${string}`, { [key: string]: unknown }>;
+
+/** Every action type, in the order of 6.3, then those of service-behaviour 2. */
+export const EMBED_ACTION_TYPES = [
+  'service:action:set-color-scheme',
+  'service:action:set-theme',
+  'service:action:set-locale',
+  'service:action:set-filter',
+  'service:action:navigate',
+  'service:action:refresh',
+  'service:action:set-timezone',
+  'service:action:set-session',
+] as const satisfies readonly EmbedActionType[];
+
+// ---------------------------------------------------------------------------------------------
+// Locales and time zones (service-behaviour 2)
+
+/** Locales the embed ships (service-behaviour 2); the first is the default. */
+export const SUPPORTED_LOCALES = [
+  'en-US',
+  'de-DE',
+  'es-ES',
+  'es-MX',
+  'fr-FR',
+  'it-IT',
+  'ja-JP',
+  'nb-NO',
+  'pt-BR',
+  'pt-PT',
+  'sv-SE',
+  'vi-VN',
+] as const;
+
+/** A locale the embed ships. */
+export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
+
+/** The locale used when none is given or none matches. */
+export const DEFAULT_LOCALE: SupportedLocale = 'en-US';
+
+/**
+ * Resolves a requested locale to one the embed ships (service-behaviour 2): an exact match
+ * (case-insensitive, `_` read as `-`) wins; otherwise a short code (`es`) or an unshipped variant
+ * (`es-AR`) resolves to the first shipped locale of that language (`es-ES`); anything else, or
+ * nothing, resolves to `en-US`.
+ */
+export function resolveLocale(input: string | null | undefined): SupportedLocale {
+  const tag = (input ?? '').trim().replace(/_/g, '-').toLowerCase();
+  const language = tag.split('-')[0];
+  return (
+    SUPPORTED_LOCALES.find((locale) => locale.toLowerCase() === tag) ??
+    SUPPORTED_LOCALES.find((locale) => locale.slice(0, locale.indexOf('-')).toLowerCase() === language) ??
+    DEFAULT_LOCALE
+  );
+}
+
+/**
+ * True when `value` looks like a BCP-47 tag the embed can resolve: a 2 or 3 letter language and
+ * optional subtags (`es`, `es-AR`, `zh-Hant-TW`; `_` accepted for `-`).
+ */
+export function isLocaleTag(value: string): boolean {
+  return /^[a-z]{2,3}(?:[-_][a-z\d]{1,8})*$/i.test(value);
+}
+
+/** True when `value` is an IANA time zone name this runtime knows, for example `Asia/Tokyo`. */
+export function isTimeZone(value: string): boolean {
+  try {
+    // The runtime's own time zone database is the authority; it throws a RangeError otherwise.
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filter and time grain URL parameters (service-behaviour 2; 6.3 set-filter)
+
+/** Prefix of a preset filter URL parameter: `f_<view>.<dimension>=<JSON>`. */
+export const FILTER_PARAMETER_PREFIX = 'f_';
+
+/** Prefix of a time grain URL parameter: `tg_<view>.<dimension>=<granularity>`. */
+export const TIME_GRAIN_PARAMETER_PREFIX = 'tg_';
+
+/** True when `value` names a member as `<view>.<dimension>`: no spaces, at least one dot. */
+export function isMemberName(value: string): boolean {
+  return /^[^\s.]+\.\S+$/.test(value) && !value.endsWith('.');
+}
+
+/**
+ * True when `value` is a valid `filterUrlParameter` of `set-filter` (6.3): one or more
+ * `f_<view>.<dimension>=<JSON>` parameters joined by `&`, each value JSON (percent-encoded or not).
+ */
+export function isFilterUrlParameter(value: string): boolean {
+  let count = 0;
+  for (const [name, json] of new URLSearchParams(value)) {
+    if (!name.startsWith(FILTER_PARAMETER_PREFIX) || !isMemberName(name.slice(FILTER_PARAMETER_PREFIX.length))) {
+      return false;
+    }
+    try {
+      JSON.parse(json);
+    } catch {
+      return false;
+    }
+    count++;
+  }
+  return count > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+//
+// Checked by hand with a few tiny combinators rather than with valibot: the embed channel must
+// stay under 3 kB gzipped, and the schemas alone would take more than that. Each rule below is
+// still the only place its field is checked.
+
+/** Checks `value` found at `path`, adding a sentence to `problems` for each thing wrong. */
+type Rule = (value: unknown, path: string, problems: string[]) => void;
+
+/** One rule per field of `T`, index signatures left out (extra fields pass through). */
+type Rules<T> = { [K in keyof T as string extends K ? never : K]-?: Rule };
+
+function isPlainObject(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' && value !== null ? 'an object' : typeof value === 'function' ? 'a function' : String(value);
+}
+
+const is =
+  (test: (value: unknown) => boolean, expected: string): Rule =>
+  (value, path, problems) => {
+    if (!test(value)) problems.push(`${path}: expected ${expected}, got ${describe(value)}`);
+  };
+
+const optional =
+  (rule: Rule): Rule =>
+  (value, path, problems) => {
+    if (value !== undefined) rule(value, path, problems);
+  };
+
+const nullable =
+  (rule: Rule): Rule =>
+  (value, path, problems) => {
+    if (value !== null) rule(value, path, problems);
+  };
+
+const oneOf = (options: readonly unknown[]): Rule =>
+  is((value) => options.includes(value), options.map((option) => JSON.stringify(option)).join(' or '));
+
+// Loose: fields a newer service adds pass through instead of failing the message.
+const shape =
+  (fields: { readonly [field: string]: Rule }): Rule =>
+  (value, path, problems) => {
+    if (!isPlainObject(value)) {
+      problems.push(`${path}: expected an object, got ${describe(value)}`);
+      return;
+    }
+    for (const field in fields) fields[field]!(value[field], path ? `${path}.${field}` : field, problems);
+  };
+
+const text = (test: (value: string) => boolean, expected: string): Rule =>
+  is((value) => typeof value === 'string' && test(value), expected);
+const string = text(() => true, 'a string');
+const optionalString = optional(string);
+const number = is((value) => typeof value === 'number' && Number.isFinite(value), 'a finite number');
+const optionalNumber = optional(number);
+const surface = oneOf(SURFACES);
+const object = shape({});
+
+const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> } = {
+  'service:event:ready': {
+    embedTenant: nullable(string),
+    deploymentId: nullable(number),
+    mode: oneOf(['signed', 'private']),
+    surface,
+    publicId: optionalString,
+  },
+  'service:event:view': { surface, path: string, publicId: optionalString, title: optionalString },
+  'service:event:navigate': { path: string, previousPath: optionalString },
+  'service:event:dashboard-loaded': {
+    publicId: optionalString,
+    widgetCount: optionalNumber,
+    loadDurationMs: optionalNumber,
+  },
+  'service:event:download': {
+    format: oneOf(['csv', 'xlsx', 'png', 'pdf']),
+    target: oneOf(['widget', 'dashboard']),
+    widgetId: optionalString,
+    title: optionalString,
+    rowCount: optionalNumber,
+  },
+  // `value` may be any JSON value, or absent.
+  'service:event:drilldown': { member: string, value: () => {}, widgetId: optionalString },
+  'service:event:ai-query': {
+    query: string,
+    status: oneOf(['submitted', 'completed', 'error']),
+    chatId: optionalString,
+    agentId: optionalString,
+  },
+  'service:event:error': {
+    message: string,
+    name: optionalString,
+    context: optionalString,
+    fatal: optional(is((value) => typeof value === 'boolean', 'a boolean')),
+  },
+};
+
+const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]> } = {
+  'service:action:set-color-scheme': { scheme: oneOf(['light', 'dark', 'auto']) },
+  'service:action:set-theme': {
+    font: optionalString,
+    primaryColor: optionalString,
+    borderRadius: optional(is((value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)), 'a CSS length or pixels')),
+    analyticsChat: optional(
+      shape({
+        backgroundColor: optionalString,
+        chatInput: optional(shape({ backgroundColor: optionalString, borderColor: optionalString })),
+      }),
+    ),
+  },
+  'service:action:set-locale': {
+    locale: text(isLocaleTag, 'a BCP-47 tag such as "es-MX"'),
+  },
+  'service:action:set-filter': {
+    filterUrlParameter: text(isFilterUrlParameter, 'f_<view>.<dimension>=<JSON>, joined by &'),
+  },
+  'service:action:navigate': { path: string },
+  'service:action:refresh': {},
+  'service:action:set-timezone': {
+    timezone: text(isTimeZone, 'an IANA time zone'),
+  },
+  'service:action:set-session': { sessionId: optionalString },
+};
+
+const envelopeRules = (prefix: string): { readonly [field: string]: Rule } => ({
+  type: text((value) => value.startsWith(prefix), `a name starting with "${prefix}"`),
+  payload: object,
+  timestamp: number,
+});
+
+const eventEnvelope = shape({ ...envelopeRules(EMBED_EVENT_PREFIX), surface });
+const actionEnvelope = shape(envelopeRules(EMBED_ACTION_PREFIX));
+
+/** The outcome of {@link parseEmbedEvent} or {@link parseEmbedAction}. */
+export type EmbedParseResult<TKnown, TUnknown> =
+  | { kind: 'known'; message: TKnown }
+  | { kind: 'unknown'; message: TUnknown }
+  | { kind: 'invalid'; problems: string[] };
+
+function parse(
+  value: unknown,
+  direction: EmbedDirection,
+  envelope: Rule,
+  payloadRules: { readonly [type: string]: { readonly [field: string]: Rule } },
+): EmbedParseResult<unknown, unknown> {
+  // 6.1: `source` is checked first, so messages of other libraries fail with one clear reason.
+  if (!isPlainObject(value) || value.source !== EMBED_SOURCE) {
+    return { kind: 'invalid', problems: [`source: expected "${EMBED_SOURCE}", not a message of this protocol`] };
+  }
+  const problems: string[] = [];
+  if (value.direction !== direction) problems.push(`direction: expected "${direction}", got ${describe(value.direction)}`);
+  else envelope(value, '', problems);
+  // 6.1: `surface` is always present on events (checked by the envelope) and never on actions.
+  if (direction === 'action' && 'surface' in value) problems.push('surface: actions never carry a surface');
+  if (problems.length) return { kind: 'invalid', problems };
+  const fields = Object.prototype.hasOwnProperty.call(payloadRules, value.type as string)
+    ? payloadRules[value.type as string]
+    : undefined;
+  if (!fields) return { kind: 'unknown', message: value };
+  shape(fields)(value.payload, 'payload', problems);
+  return problems.length ? { kind: 'invalid', problems } : { kind: 'known', message: value };
+}
+
+/**
+ * Reads a value received from an embed (the `data` of a `message` event). Three outcomes:
+ * `known` (envelope, known type and payload all valid), `unknown` (valid envelope of an event
+ * type this version does not know: deliver it as it is) and `invalid` with the problems found,
+ * one sentence each. Never throws. The message is returned as received, extra fields included.
+ */
+export function parseEmbedEvent(value: unknown): EmbedParseResult<EmbedEvent, UnknownEmbedEvent> {
+  return parse(value, 'event', eventEnvelope, eventPayloadRules) as EmbedParseResult<EmbedEvent, UnknownEmbedEvent>;
+}
+
+/**
+ * Reads a value received from a host (what an embed, such as the emulator's, gets). Same outcomes
+ * as {@link parseEmbedEvent}: an embed should ignore `unknown` actions rather than fail.
+ */
+export function parseEmbedAction(value: unknown): EmbedParseResult<EmbedAction, UnknownEmbedAction> {
+  return parse(value, 'action', actionEnvelope, actionPayloadRules) as EmbedParseResult<EmbedAction, UnknownEmbedAction>;
+}
+
+/** True when `value` is an event with a valid envelope, a known type and a valid payload (6.1, 6.2). */
+export function isEmbedEvent(value: unknown): value is EmbedEvent {
+  return parseEmbedEvent(value).kind === 'known';
+}
+
+/** True when `value` is an action with a valid envelope, a known type and a valid payload (6.1, 6.3). */
+export function isEmbedAction(value: unknown): value is EmbedAction {
+  return parseEmbedAction(value).kind === 'known';
+}
+
+/** True when `type` names an event type this version knows (6.2). Checks the name only. */
+export function isEmbedEventType(type: string): type is EmbedEventType {
+  return Object.prototype.hasOwnProperty.call(eventPayloadRules, type);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Builders
+
+/** `payload` may be left out when every field of it is optional (for example `refresh`). */
+type PayloadField<TPayload> = Record<string, never> extends TPayload ? { payload?: TPayload } : { payload: TPayload };
+
+/**
+ * What {@link createEmbedAction} needs: the `type`, its `payload`, and optionally the `timestamp`.
+ * An embed channel's `send` also takes this, so hosts rarely build envelopes by hand.
+ */
+export type EmbedActionInit = {
+  [T in EmbedActionType]: { type: T; timestamp?: number } & PayloadField<EmbedActionPayloads[T]>;
+}[EmbedActionType];
+
+/** What {@link createEmbedEvent} needs: the `surface`, the `type`, its `payload` and optionally the `timestamp`. */
+export type EmbedEventInit = {
+  [T in EmbedEventType]: { surface: Surface; type: T; timestamp?: number } & PayloadField<EmbedEventPayloads[T]>;
+}[EmbedEventType];
+
+/**
+ * Builds an action message (6.1): stamps `source`, `direction: 'action'` and `timestamp` (now,
+ * unless given), never `surface`; `payload` defaults to `{}`. Does not validate: an embed
+ * channel's `send` does, and TypeScript checks the payload here.
+ */
+export function createEmbedAction<I extends EmbedActionInit>(init: I): EmbedActionOf<I['type']> {
+  return {
+    source: EMBED_SOURCE,
+    direction: 'action',
+    type: init.type,
+    payload: init.payload ?? {},
+    timestamp: init.timestamp ?? Date.now(),
+  } as EmbedActionOf<I['type']>;
+}
+
+/**
+ * Builds an event message (6.1), the embed's side of the protocol (the emulator and test fakes):
+ * stamps `source`, `direction: 'event'`, `surface` and `timestamp` (now, unless given);
+ * `payload` defaults to `{}`. Does not validate.
+ */
+export function createEmbedEvent<I extends EmbedEventInit>(init: I): EmbedEventOf<I['type']> {
+  return {
+    source: EMBED_SOURCE,
+    direction: 'event',
+    type: init.type,
+    payload: init.payload ?? {},
+    timestamp: init.timestamp ?? Date.now(),
+    surface: init.surface,
+  } as EmbedEventOf<I['type']>;
+}

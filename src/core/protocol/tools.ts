@@ -1,0 +1,195 @@
+/**
+ * Tool payloads of the analyst agent (2.8, 7, service-behaviour 1): `serviceMeta`,
+ * `serviceSqlApi`, the older result shape that some documentation still shows, and tool errors.
+ * Tool inputs and results arrive as JSON text; {@link parseToolCall} reads them once and never
+ * throws: a parse failure becomes an error state for the UI to show.
+ *
+ * @module
+ */
+import type { ToolCallWire } from './chat';
+import { isRecord } from './shared';
+
+/** Name of the metadata search tool. */
+export const SERVICE_META_TOOL = 'serviceMeta';
+/** Name of the SQL tool. */
+export const SERVICE_SQL_API_TOOL = 'serviceSqlApi';
+
+/** Default cap on rows in `serviceSqlApi` `result.data` (8). */
+export const SQL_RESULT_ROW_LIMIT = 100;
+
+/** A member of a cube or view in a `serviceMeta` result. */
+export interface MetaSearchMember {
+  name: string;
+  title: string;
+  description?: string;
+  type: 'string' | 'number' | 'time' | 'boolean' | (string & {});
+  aggType?: string;
+}
+
+/** A cube or view in a `serviceMeta` result. */
+export interface MetaSearchCube {
+  name: string;
+  /** For example `view`. */
+  type: string;
+  title: string;
+  members: MetaSearchMember[];
+}
+
+/** Input of `serviceMeta` (2.8). */
+export interface ServiceMetaInput {
+  searchQuery: string;
+}
+
+/** Result of `serviceMeta` (2.8). */
+export interface ServiceMetaResult {
+  cubes: MetaSearchCube[];
+  searchQuery: string;
+}
+
+/** Input of `serviceSqlApi` (2.8); `vegaSpec` is Vega-Lite v5 JSON text when a chart was made. */
+export interface ServiceSqlApiInput {
+  sqlQuery: string;
+  queryTitle: string;
+  description: string;
+  userRequest: string;
+  memoryId: string;
+  vegaSpec?: string;
+}
+
+/** A result column of `serviceSqlApi`; `column_type` looks like `String`, `Int64`, `Double`, `Timestamp`, `Boolean`. */
+export interface SqlColumn {
+  name: string;
+  column_type: string;
+}
+
+/**
+ * Result of `serviceSqlApi` (2.8). `data` holds at most 100 rows by default, values as strings
+ * (numbers too); `totalRows` tells whether more exist. `vegaSpec` holds no data: the data is `data`.
+ */
+export interface ServiceSqlApiResult {
+  sqlQuery: string;
+  queryTitle: string;
+  description: string;
+  userRequest: string;
+  schema: SqlColumn[];
+  data: unknown[][];
+  totalRows: number;
+  uuid: string;
+  vegaSpec?: string;
+}
+
+/** The older result shape of some documentation examples: rows as objects, plus an annotation. */
+export interface LegacyQueryResult {
+  data: Record<string, unknown>[];
+  annotation?: unknown;
+}
+
+/** A tool result, sorted by shape. */
+export type ToolResult =
+  | { kind: 'serviceMeta'; value: ServiceMetaResult }
+  | { kind: 'serviceSqlApi'; value: ServiceSqlApiResult }
+  | { kind: 'legacyQuery'; value: LegacyQueryResult }
+  | { kind: 'other'; value: unknown };
+
+/**
+ * A tool call with its JSON parsed once. `running`: no result yet. `complete`: a result.
+ * `error`: the tool reported an error (`source: 'tool'`) or its JSON could not be read
+ * (`source: 'parse'`).
+ */
+export type ParsedToolCall =
+  | { status: 'running'; name: string; input: unknown }
+  | { status: 'complete'; name: string; input: unknown; result: ToolResult }
+  | { status: 'error'; name: string; input: unknown; error: string; source: 'tool' | 'parse' };
+
+
+function parseJsonText(text: string | null | undefined): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (text === undefined || text === null || text === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function isSqlResult(value: Record<string, unknown>): value is Record<string, unknown> & ServiceSqlApiResult {
+  return (
+    Array.isArray(value.schema) &&
+    value.schema.every((column) => isRecord(column) && typeof column.name === 'string') &&
+    Array.isArray(value.data) &&
+    value.data.every((row) => Array.isArray(row))
+  );
+}
+
+function isMetaResult(value: Record<string, unknown>): value is Record<string, unknown> & ServiceMetaResult {
+  return (
+    Array.isArray(value.cubes) &&
+    value.cubes.every((cube) => isRecord(cube) && typeof cube.name === 'string' && Array.isArray(cube.members) && cube.members.every(isRecord))
+  );
+}
+
+function isLegacyResult(value: Record<string, unknown>): value is Record<string, unknown> & LegacyQueryResult {
+  return Array.isArray(value.data) && value.data.every((row) => isRecord(row));
+}
+
+/** Sorts a parsed tool result by its shape (the tool name is a hint, the shape decides). */
+export function classifyToolResult(value: unknown): ToolResult {
+  if (isRecord(value)) {
+    if (isSqlResult(value)) return { kind: 'serviceSqlApi', value };
+    if (isMetaResult(value)) return { kind: 'serviceMeta', value };
+    if (isLegacyResult(value)) return { kind: 'legacyQuery', value };
+  }
+  return { kind: 'other', value };
+}
+
+/** Reads a wire tool call once: JSON input and result parsed, tool errors and bad JSON as `error`. */
+export function parseToolCall(toolCall: ToolCallWire): ParsedToolCall {
+  const { name } = toolCall;
+  const input = parseJsonText(toolCall.input);
+  if (!input.ok) return { status: 'error', name, input: toolCall.input, error: `Tool input is not valid JSON: ${input.error}`, source: 'parse' };
+  // `null` reads as absent: the call is not complete until a result arrives.
+  if (toolCall.result === undefined || toolCall.result === null) return { status: 'running', name, input: input.value };
+  const result = parseJsonText(toolCall.result);
+  if (!result.ok) return { status: 'error', name, input: input.value, error: `Tool result is not valid JSON: ${result.error}`, source: 'parse' };
+  if (isRecord(result.value) && typeof result.value.error === 'string') {
+    return { status: 'error', name, input: input.value, error: result.value.error, source: 'tool' };
+  }
+  return { status: 'complete', name, input: input.value, result: classifyToolResult(result.value) };
+}
+
+/** A table to render: column names with an optional type, and rows of cell values. */
+export interface ResultTable {
+  columns: { name: string; type?: string }[];
+  rows: unknown[][];
+  /** Rows the query produced in all; more than `rows.length` when the result was capped. */
+  totalRows: number;
+}
+
+/** The table of a SQL result in either shape (current `schema` + `data`, or the older row objects). */
+export function toResultTable(result: ToolResult): ResultTable | undefined {
+  if (result.kind === 'serviceSqlApi') {
+    const { schema, data, totalRows } = result.value;
+    return {
+      columns: schema.map((column) => ({ name: column.name, type: column.column_type })),
+      rows: data,
+      totalRows: typeof totalRows === 'number' ? totalRows : data.length,
+    };
+  }
+  if (result.kind === 'legacyQuery') {
+    const names: string[] = [];
+    const seen = new Set<string>();
+    for (const row of result.value.data) {
+      for (const key of Object.keys(row)) {
+        if (!seen.has(key)) {
+          seen.add(key);
+          names.push(key);
+        }
+      }
+    }
+    return {
+      columns: names.map((name) => ({ name })),
+      rows: result.value.data.map((row) => names.map((name) => row[name])),
+      totalRows: result.value.data.length,
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,500 @@
+/**
+ * Workbooks and dashboards of the management API (interface §2.1–2.6), the workbook upsert by slug
+ * (§3, §4.1), cursor-paginated lists (§4.3, §4.6, behaviour §4) and the management error body (§7).
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import { issuesToProblems, type ValidationResult } from './session';
+import { isRecord } from './shared';
+
+// ---------------------------------------------------------------------------------------------
+// Resources (§2.1–2.6)
+// ---------------------------------------------------------------------------------------------
+
+/** Kinds of workspace item (§2.1 `type`). */
+export const WORKBOOK_TYPES = ['FOLDER', 'WORKBOOK', 'REPORT'] as const;
+/** Kind of workspace item. */
+export type WorkbookType = (typeof WORKBOOK_TYPES)[number];
+
+/** One ancestor of the folder that holds a workbook (§2.1 `folderPath`). */
+export interface FolderPathEntry {
+  id: number;
+  name: string;
+}
+
+/** Owner of a resource (§2.6). */
+export interface ResourceOwner {
+  id: number;
+  email: string;
+  firstName?: string | null;
+  picture?: string | null;
+}
+
+/** A workbook (§2.1). */
+export interface Workbook {
+  id: number;
+  deploymentId: number;
+  name: string;
+  /** Free-form metadata; the upsert merges into it (§4.1 rule 2). */
+  meta: Record<string, unknown>;
+  calculatedFields: Record<string, unknown>;
+  /** ISO `date` or `date-time`. */
+  createdAt: string;
+  /** ISO `date` or `date-time`. */
+  updatedAt: string;
+  type: WorkbookType;
+  createdBy?: number;
+  dashboardDraft?: DashboardConfig | null;
+  dashboardPublished?: DashboardConfig | null;
+  folderId?: number | null;
+  /** Ancestor chain of the containing folder, outermost first. */
+  folderPath?: FolderPathEntry[];
+  isFavorite?: boolean | null;
+  publishedDashboard?: Dashboard | null;
+  /** Deployment-scoped stable identity; stored normalised ({@link normalizeSlug}). */
+  slug?: string | null;
+  user?: ResourceOwner | null;
+  userId?: number | null;
+}
+
+/**
+ * Body of the workbook upsert (§2.2). Every field is optional and so is the body; only the fields
+ * sent change on update, and `meta` is merged (§4.1 rule 2).
+ */
+export interface CreateWorkbookInput {
+  /** Destination folder; needs manage access plus edit access to the folder (§4.1 rule 5). */
+  folderId?: number | null;
+  /** Merged into the existing metadata; a `dashboardDraft` in it is validated as a {@link DashboardConfig}. */
+  meta?: Record<string, unknown> | null;
+  name?: string | null;
+}
+
+/** Dashboard kinds (§2.3): a widget document, or an app of authored files. */
+export const DASHBOARD_KINDS = ['CLASSIC', 'APP'] as const;
+/** Dashboard kind. */
+export type DashboardKind = (typeof DASHBOARD_KINDS)[number];
+
+/** Widget types (§2.3). */
+export const WIDGET_TYPES = ['CHART', 'TEXT', 'FILTER', 'AI', 'TABS_CONTAINER', 'TIME_GRAIN'] as const;
+/** Widget type. */
+export type WidgetType = (typeof WIDGET_TYPES)[number];
+
+/** A value per responsive breakpoint (§2.3 `breakpoints`, `cols`). */
+export interface BreakpointValues {
+  lg?: number | null;
+  md?: number | null;
+  sm?: number | null;
+  xs?: number | null;
+  xxs?: number | null;
+}
+
+/** Grid layout of a classic dashboard (§2.3). All integers. */
+export interface DashboardLayout {
+  breakpoints?: BreakpointValues | null;
+  cols?: BreakpointValues | null;
+  containerPadding?: number[] | null;
+  margin?: number[] | null;
+  rowHeight?: number | null;
+}
+
+/** Position of a widget on the grid, in grid units (§2.3); all integers, all required. */
+export interface WidgetPosition {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Positions per breakpoint that override `position` (§2.3). */
+export interface ResponsiveLayouts {
+  lg?: WidgetPosition | null;
+  md?: WidgetPosition | null;
+  sm?: WidgetPosition | null;
+  xs?: WidgetPosition | null;
+  xxs?: WidgetPosition | null;
+}
+
+/** A widget of a classic dashboard (§2.3). `config` and `style` are not published (§2.9). */
+export interface DashboardWidget {
+  id: string;
+  type: WidgetType;
+  position: WidgetPosition;
+  config?: Record<string, unknown> | null;
+  style?: Record<string, unknown> | null;
+  responsiveLayouts?: ResponsiveLayouts | null;
+}
+
+/** Longest `DashboardAppSource.entry` the service accepts (§2.3, §8). */
+export const MAX_APP_ENTRY_LENGTH = 255;
+
+/** Package manifest of an app dashboard (§2.3). */
+export interface DashboardAppManifest {
+  /** Package name to version range. */
+  dependencies?: Record<string, string> | null;
+  version?: number | null;
+}
+
+/** Source of a dashboard of kind `APP` (§2.3). */
+export interface DashboardAppSource {
+  /** Entry file path, at most {@link MAX_APP_ENTRY_LENGTH} characters. */
+  entry?: string | null;
+  /** File path to file contents. */
+  files?: Record<string, string> | null;
+  html?: string | null;
+  manifest?: DashboardAppManifest | null;
+}
+
+/**
+ * A dashboard document (§2.3): every field optional and nullable. It is also the input form
+ * (`meta.dashboardDraft`), in which `widgets` is optional too.
+ */
+export interface DashboardConfig {
+  kind?: DashboardKind | null;
+  title?: string | null;
+  description?: string | null;
+  layout?: DashboardLayout | null;
+  widgets?: DashboardWidget[] | null;
+  settings?: Record<string, unknown> | null;
+  theme?: Record<string, unknown> | null;
+  app?: DashboardAppSource | null;
+}
+
+/** Dashboard statuses (§2.4); transitions are not published. */
+export const DASHBOARD_STATUSES = ['draft', 'published', 'archived'] as const;
+/** Dashboard status. */
+export type DashboardStatus = (typeof DASHBOARD_STATUSES)[number];
+
+/** Kinds of report snapshot (§2.5). */
+export const REPORT_KINDS = ['vega', 'table', 'kpi', 'html', 'map'] as const;
+/** Report snapshot kind. */
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
+/** Column number formats of a report (§2.5 `preferences.columnFormats`). */
+export interface ColumnFormat {
+  type: 'currency' | 'percent' | 'number';
+  decimalPlaces?: number | null;
+}
+
+/** A period comparison of a report (§2.5). */
+export interface PeriodComparison {
+  measure: string;
+  timeDimension: string;
+  offset: { amount: number; unit: string };
+  outputs?: string[] | null;
+}
+
+/** A report as frozen in a dashboard version (§2.5). */
+export interface ReportSnapshot {
+  id: number;
+  reportId: number;
+  versionNumber: number;
+  name?: string | null;
+  title?: string | null;
+  description?: string | null;
+  sqlQuery?: string | null;
+  kind?: ReportKind | null;
+  meta?: Record<string, unknown> | null;
+  spec?: string | Record<string, unknown> | null;
+  fillMissingRows?: { member: string; excludedDimensions?: string[] | null } | null;
+  periodComparisons?: PeriodComparison[] | null;
+  preferences?: { columnFormats: Record<string, ColumnFormat> } | null;
+}
+
+/** A published dashboard (§2.4); `publicId` is what embed URLs name. */
+export interface Dashboard {
+  id: number;
+  publicId: string;
+  deploymentId: number;
+  workbookId: number;
+  status: DashboardStatus;
+  /** Whether signed embedding is enabled for it. */
+  allowEmbed: boolean;
+  config: DashboardConfig;
+  versionNumber: number;
+  versionId: number;
+  reportSnapshots: ReportSnapshot[];
+  createdBy?: number | null;
+  title?: string | null;
+  description?: string | null;
+  fromSharedWorkspace?: boolean | null;
+  restrictDataDownload?: boolean | null;
+  useBoardDashboards?: boolean | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slug (§4.1 rule 1)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The one home of §4.1 rule 1: a slug is trimmed and lowercased before matching, so
+ * `' Q3-Review '` and `q3-review` name the same workbook. Locale-independent.
+ */
+export function normalizeSlug(slug: string): string {
+  return slug.trim().toLowerCase();
+}
+
+/** Checks a slug and returns it normalised; an empty slug (after trimming) is a problem. */
+export function validateSlug(slug: unknown): ValidationResult<string> {
+  if (typeof slug !== 'string') return { ok: false, problems: ['slug: must be a string such as "q3-review"'] };
+  const normalized = normalizeSlug(slug);
+  if (normalized === '') return { ok: false, problems: ['slug: must not be empty or only spaces'] };
+  return { ok: true, value: normalized };
+}
+
+/**
+ * Path of the upsert (§4.1): `/api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}`, with
+ * the slug normalised and percent-encoded.
+ */
+export function workbookBySlugPath(deploymentId: number, slug: string): string {
+  return `/api/v1/deployments/${deploymentId}/workbooks/by-slug/${encodeURIComponent(normalizeSlug(slug))}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validators
+// ---------------------------------------------------------------------------------------------
+
+
+function objectWith<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
+  return v.pipe(v.custom<Record<string, unknown>>(isRecord, message), v.looseObject(entries, message));
+}
+
+const freeForm = (message: string) => v.nullish(v.custom<Record<string, unknown>>(isRecord, message));
+const integer = (message: string) => v.pipe(v.number(message), v.integer(message));
+const nullableString = v.nullish(v.string('must be a string or null'));
+const nullableInteger = v.nullish(integer('must be a whole number or null'));
+
+const BreakpointValuesSchema = v.nullish(
+  objectWith(
+    { lg: nullableInteger, md: nullableInteger, sm: nullableInteger, xs: nullableInteger, xxs: nullableInteger },
+    'must be an object { lg?, md?, sm?, xs?, xxs? } of whole numbers',
+  ),
+);
+
+const PositionSchema = objectWith(
+  {
+    x: integer('must be a whole number'),
+    y: integer('must be a whole number'),
+    w: integer('must be a whole number'),
+    h: integer('must be a whole number'),
+  },
+  'must be an object { x, y, w, h } of whole numbers',
+);
+
+const stringMap = (message: string, valueMessage: string) =>
+  v.nullish(v.pipe(v.custom(isRecord, message), v.record(v.string(), v.string(valueMessage), message)));
+
+const DashboardConfigSchema = objectWith(
+  {
+    kind: v.nullish(v.picklist(DASHBOARD_KINDS, `must be one of ${DASHBOARD_KINDS.join(', ')}`)),
+    title: nullableString,
+    description: nullableString,
+    layout: v.nullish(
+      objectWith(
+        {
+          breakpoints: BreakpointValuesSchema,
+          cols: BreakpointValuesSchema,
+          containerPadding: v.nullish(v.array(integer('must be a whole number'), 'must be an array of whole numbers')),
+          margin: v.nullish(v.array(integer('must be a whole number'), 'must be an array of whole numbers')),
+          rowHeight: nullableInteger,
+        },
+        'must be an object { breakpoints?, cols?, containerPadding?, margin?, rowHeight? }',
+      ),
+    ),
+    widgets: v.nullish(
+      v.array(
+        objectWith(
+          {
+            id: v.string('must be a string'),
+            type: v.picklist(WIDGET_TYPES, `must be one of ${WIDGET_TYPES.join(', ')}`),
+            position: PositionSchema,
+            config: freeForm('must be an object or null'),
+            style: freeForm('must be an object or null'),
+            responsiveLayouts: v.nullish(
+              objectWith(
+                {
+                  lg: v.nullish(PositionSchema),
+                  md: v.nullish(PositionSchema),
+                  sm: v.nullish(PositionSchema),
+                  xs: v.nullish(PositionSchema),
+                  xxs: v.nullish(PositionSchema),
+                },
+                'must be an object { lg?, md?, sm?, xs?, xxs? } of positions',
+              ),
+            ),
+          },
+          'must be an object { id, type, position }',
+        ),
+        'must be an array of widgets',
+      ),
+    ),
+    settings: freeForm('must be an object or null'),
+    theme: freeForm('must be an object or null'),
+    app: v.nullish(
+      objectWith(
+        {
+          entry: v.nullish(
+            v.pipe(
+              v.string('must be a string, the path of the entry file'),
+              v.maxLength(
+                MAX_APP_ENTRY_LENGTH,
+                (issue) => `must be at most ${MAX_APP_ENTRY_LENGTH} characters (it has ${issue.received})`,
+              ),
+            ),
+          ),
+          files: stringMap(
+            'must be an object mapping file paths to file contents, or null',
+            'must be a string, the contents of the file',
+          ),
+          html: nullableString,
+          manifest: v.nullish(
+            objectWith(
+              {
+                dependencies: stringMap(
+                  'must be an object mapping package names to versions, or null',
+                  'must be a string, a version range such as ^19.0.0',
+                ),
+                version: nullableInteger,
+              },
+              'must be an object { dependencies?, version? }',
+            ),
+          ),
+        },
+        'must be an object { entry?, files?, html?, manifest? }',
+      ),
+    ),
+  },
+  'must be an object (a dashboard config) or null',
+);
+
+/**
+ * Checks a dashboard config (§2.3, input form) such as `meta.dashboardDraft`: enums, integer grid
+ * values, required widget fields, `app.entry` at most {@link MAX_APP_ENTRY_LENGTH} characters.
+ * Unknown fields pass through. `path` prefixes each problem (default `dashboardConfig`).
+ */
+export function validateDashboardConfig(
+  input: unknown,
+  options: { path?: string } = {},
+): ValidationResult<DashboardConfig> {
+  const root = options.path ?? 'dashboardConfig';
+  const parsed = v.safeParse(DashboardConfigSchema, input, { abortEarly: false });
+  if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.issues, { root, fallback: root }) };
+  return { ok: true, value: parsed.output };
+}
+
+const CreateWorkbookInputSchema = objectWith(
+  {
+    folderId: v.nullish(
+      v.pipe(v.number('must be a number (a folder id) or null'), v.finite('must be a finite number')),
+    ),
+    meta: freeForm('must be an object or null; it is merged into the existing metadata'),
+    name: nullableString,
+  },
+  'must be an object { folderId?, meta?, name? } or left out',
+);
+
+/**
+ * Checks the upsert body (§2.2). The body is optional: `undefined` is valid and yields `{}`, which
+ * the service treats the same as no body. A `meta.dashboardDraft` is checked with
+ * {@link validateDashboardConfig} (§4.1 rule 2). Unknown fields pass through.
+ */
+export function validateCreateWorkbookInput(input: unknown): ValidationResult<CreateWorkbookInput> {
+  if (input === undefined) return { ok: true, value: {} };
+  const parsed = v.safeParse(CreateWorkbookInputSchema, input, { abortEarly: false });
+  const problems = issuesToProblems(parsed.issues, { fallback: 'body' });
+  const meta = isRecord(input) ? input['meta'] : undefined;
+  if (isRecord(meta) && meta['dashboardDraft'] != null) {
+    const draft = validateDashboardConfig(meta['dashboardDraft'], { path: 'meta.dashboardDraft' });
+    if (!draft.ok) problems.push(...draft.problems);
+  }
+  if (!parsed.success || problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: parsed.output };
+}
+
+/** Light check of a workbook answered by the service: the required fields of §2.1 are present. */
+export function isWorkbook(value: unknown): value is Workbook {
+  return (
+    isRecord(value) &&
+    typeof value['id'] === 'number' &&
+    typeof value['deploymentId'] === 'number' &&
+    typeof value['name'] === 'string' &&
+    WORKBOOK_TYPES.some((type) => type === value['type'])
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists (§4.3, §4.6, behaviour §4)
+// ---------------------------------------------------------------------------------------------
+
+/** Query of a cursor-paginated list (§4.3, §4.6). */
+export interface CursorPageParams {
+  /** Page size. Default: the service's. */
+  first?: number;
+  /** `endCursor` of the previous page; omit for the first page. */
+  after?: string;
+}
+
+/** Cursor block of a list page. */
+export interface PageInfo {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+}
+
+/**
+ * A page of a management list. Current responses carry `items` and `pageInfo`; the deprecated
+ * `data` and `count` (0.1.0, 0.1.1) are still populated by some, and the deployments list has
+ * `items` without `pageInfo`. Read it with {@link pageItems} and {@link nextPageCursor}.
+ */
+export interface ListPage<T> {
+  items?: T[];
+  pageInfo?: PageInfo;
+  /** @deprecated Use `items`. */
+  data?: T[];
+  /** @deprecated Count of `data`. */
+  count?: number;
+}
+
+/** The items of a page: `items`, or the deprecated `data` when `items` is absent. */
+export function pageItems<T>(page: ListPage<T>): T[] {
+  return page.items ?? page.data ?? [];
+}
+
+/**
+ * The cursor to pass as `after` for the next page, or `undefined` when this is the last page
+ * (no `pageInfo`, `hasNextPage` false, or no `endCursor`).
+ */
+export function nextPageCursor(page: ListPage<unknown>): string | undefined {
+  const info = page.pageInfo;
+  return info?.hasNextPage && typeof info.endCursor === 'string' && info.endCursor !== ''
+    ? info.endCursor
+    : undefined;
+}
+
+/** True when `value` has the shape of a {@link ListPage}: an object whose `items` or `data` is an array. */
+export function isListPage(value: unknown): value is ListPage<unknown> {
+  return isRecord(value) && (Array.isArray(value['items']) || Array.isArray(value['data']));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors (§3, §4.1, §7, behaviour §4)
+// ---------------------------------------------------------------------------------------------
+
+/** `code` of the 409 answered when the upsert's create/update branch changed concurrently; retry. */
+export const UPSERT_BRANCH_CHANGED = 'upsert_branch_changed';
+
+/** Error body of the management API: `{ error }`, plus `code` where the interface names one. */
+export interface ManagementErrorBody {
+  error: string;
+  code?: string;
+}
+
+/** True when `value` is a management error body. */
+export function isManagementErrorBody(value: unknown): value is ManagementErrorBody {
+  return (
+    isRecord(value) &&
+    typeof value['error'] === 'string' &&
+    (value['code'] === undefined || typeof value['code'] === 'string')
+  );
+}

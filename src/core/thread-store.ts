@@ -1,0 +1,515 @@
+/**
+ * The thread store: merges chat stream lines (2.8, 4.4, service-behaviour 1) into the messages a
+ * chat UI renders, and publishes immutable snapshots for `useSyncExternalStore`.
+ *
+ * Rules it applies, each from the protocol layer (the single home of the wire format):
+ * - `isDelta: true` appends the line's `content` and `thinking` chunks to the message with the
+ *   same `id` (a delta for an unknown id creates it); any other line replaces that message whole.
+ * - One message per `id`: a line replayed after a resubscribe or a resumed suspension replaces
+ *   the message instead of adding another. Replayed *deltas* would append twice; the chat client
+ *   drops lines it has already delivered before they reach the store, so the store only needs
+ *   id-dedupe semantics.
+ * - Messages are ordered by `sort`; equal `sort` keeps the order in which the ids first arrived,
+ *   and a message whose `sort` changes moves.
+ * - Sentinel lines (`__cutoff__`, `__state__`, `__aborted__`, `__suspended__`, `__usage__`) are
+ *   never messages: they set `chatId`, `status` and `usage`.
+ * - A tool call's start and result lines share an id and so become one message; its JSON is
+ *   parsed once per distinct wire text, and a parse failure is an `error` state of the tool call.
+ *
+ * Cost: applying a line costs in proportion to that line, not to the thread. Only the changed
+ * message gets a new object; the `messages` array of a snapshot is built when a snapshot is
+ * read after a change, so a UI that reads once per frame pays for the thread once per frame.
+ *
+ * @module
+ */
+import {
+  STREAMING_IN_PROGRESS,
+  classifyStreamLine,
+  isFinalAnswerMessage,
+  isSentinelId,
+  type StreamMessage,
+  type ToolCallWire,
+  type Usage,
+} from './protocol/chat';
+import { parseToolCall, type ParsedToolCall } from './protocol/tools';
+import { ServiceAuthError, ServiceError, ServiceStreamError, StreamingInProgressError } from './errors';
+
+/**
+ * Where the thread's latest response stands. One enum rather than booleans, so a UI can switch
+ * on it.
+ *
+ * Transitions:
+ * - `idle`: a new or reset store.
+ * - `submitted`: {@link ThreadStore.begin} was called (a request is on its way, no line yet).
+ * - `streaming`: a `__cutoff__` line arrived (whatever its `isStreaming`: the response is still
+ *   open), or a message line arrived while `idle` or `submitted`.
+ * - `ready`: the `__usage__` line (always the last one) or {@link ThreadStore.end} while
+ *   `submitted` or `streaming`.
+ * - `aborted`: an `__aborted__` line; a later `__usage__` or `end()` keeps it.
+ * - `suspended`: a `__suspended__` line (the server restarted; resend the same request to resume);
+ *   the replay's `__cutoff__` turns it back to `streaming`.
+ * - `error`: an `{"error"}` line, a JSON-RPC error line, or {@link ThreadStore.fail}; the error is
+ *   in {@link ThreadSnapshot.error}. A later `__usage__` or `end()` keeps it.
+ */
+export type ThreadStatus = 'idle' | 'submitted' | 'streaming' | 'ready' | 'aborted' | 'suspended' | 'error';
+
+/** A tool call of a message: its JSON parsed once ({@link ParsedToolCall}) plus the wire text it came from. */
+export type ChatToolCall = ParsedToolCall & {
+  /** The tool call as the service sent it (`input` and `result` are JSON text). */
+  readonly raw: ToolCallWire;
+};
+
+/** A chat message as the store renders it from one or more stream lines. Never mutated: a change makes a new object. */
+export interface ChatMessage {
+  /** The message id of the stream; for the user's own input, the request's `messageId`. */
+  readonly id: string;
+  readonly role: 'user' | 'assistant';
+  /** Text so far (Markdown for assistant messages); `''` when the message has none. */
+  readonly content: string;
+  /** Agent reasoning so far; `''` when there is none. */
+  readonly thinking: string;
+  /**
+   * The tool use this message reports; `undefined` when it is not a tool call. The key is
+   * always present so every message has the same shape.
+   */
+  readonly toolCall: ChatToolCall | undefined;
+  /** Agent graph node that produced the message; `[]` when absent. `["final"]` marks the final answer (4.4). */
+  readonly graphPath: readonly string[];
+  /** Still being generated. */
+  readonly isInProcess: boolean;
+  readonly isStructuredResponse: boolean;
+  /**
+   * Ordering sequence from the stream. A message whose first line had no `sort` takes the
+   * highest `sort` of the thread at that moment, so it goes last.
+   */
+  readonly sort: number;
+}
+
+/** What the store publishes; a new object only when something in it changed. */
+export interface ThreadSnapshot {
+  /** The thread's chat id, from the `__cutoff__` line; `undefined` before the first one. */
+  readonly chatId: string | undefined;
+  /** The messages ordered by `sort`; sentinel lines are never among them. */
+  readonly messages: readonly ChatMessage[];
+  /** The final answer by the rule of 4.4, see {@link selectFinalAnswer}. */
+  readonly finalAnswer: ChatMessage | undefined;
+  /** Token usage of the latest response (`__usage__`); `undefined` while a response streams. */
+  readonly usage: Usage | undefined;
+  readonly status: ThreadStatus;
+  /** Why `status` is `error`; `undefined` in every other status. */
+  readonly error: Error | undefined;
+}
+
+/** Options of {@link createThreadStore}. */
+export interface ThreadStoreOptions {
+  /**
+   * Called with each line the store ignores: values that are not lines of the protocol and
+   * sentinel ids it does not know. Default: nothing. Such lines never throw, so that one odd
+   * line cannot cost the user the rest of an answer; this hook lets development builds see them.
+   */
+  onInvalidLine?: (value: unknown, reason: string) => void;
+  /**
+   * Runs the notification of listeners after a change. Default: at once, synchronously (after
+   * the outermost {@link ThreadStore.batch}). Pass `requestAnimationFrame` (or `queueMicrotask`)
+   * to notify at most once per frame while tokens stream: snapshots are always current when
+   * read, only the notification is deferred.
+   */
+  scheduleNotify?: (notify: () => void) => void;
+}
+
+/** A subscribable store of one chat thread. Every method is bound: pass them around freely. */
+export interface ThreadStore {
+  /**
+   * Merges one stream line (a parsed JSON value, as `readNdjson` yields it). Lines that are not
+   * part of the protocol are reported through `onInvalidLine` and ignored; never throws.
+   */
+  apply(line: unknown): void;
+  /** Applies several lines with one notification. */
+  applyMany(lines: Iterable<unknown>): void;
+  /** Runs `fn` and notifies listeners once afterwards, if anything changed. Batches nest. */
+  batch<T>(fn: () => T): T;
+  /** Marks a request as sent: `status` becomes `submitted` and the previous error and usage are cleared. */
+  begin(): void;
+  /** Marks the end of the response body: `submitted` or `streaming` becomes `ready`; other statuses stay. */
+  end(): void;
+  /** Records a failure outside the stream's lines (network, HTTP status): `status` becomes `error`. */
+  fail(error: unknown): void;
+  /** The current snapshot; the same object until something changes. */
+  getSnapshot(): ThreadSnapshot;
+  /** Calls `listener` after each change (see `scheduleNotify`); returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+  /** Forgets the thread: back to an empty, `idle` store. */
+  reset(): void;
+}
+
+/**
+ * The final answer (4.4): the last message with `role` `assistant`, `graphPath[0]` equal to
+ * `final` and `graphPath` of at most 2 elements; `undefined` when there is none.
+ */
+export function selectFinalAnswer(messages: readonly ChatMessage[]): ChatMessage | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (isFinalAnswerMessage(message)) return message;
+  }
+  return undefined;
+}
+
+const NO_PATH: readonly string[] = Object.freeze([]);
+
+/** One message of the thread with its arrival number, which breaks ties of `sort`. */
+interface Entry {
+  readonly seq: number;
+  message: ChatMessage;
+}
+
+function isBefore(a: Entry, sort: number, seq: number): boolean {
+  return a.message.sort < sort || (a.message.sort === sort && a.seq < seq);
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+function sameUsage(a: Usage | undefined, b: Usage | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return (
+    a.llmCalls === b.llmCalls &&
+    a.inputTokens === b.inputTokens &&
+    a.outputTokens === b.outputTokens &&
+    a.cacheWriteTokens === b.cacheWriteTokens &&
+    a.cacheReadTokens === b.cacheReadTokens &&
+    a.totalTokens === b.totalTokens &&
+    Array.isArray(a.models) &&
+    Array.isArray(b.models) &&
+    sameStrings(a.models, b.models)
+  );
+}
+
+function text(value: string | null | undefined): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The tool call of a line, reusing `previous` (and its parse) when the wire text is the same.
+ * `classifyStreamLine` lets optional fields be `null`; they read as absent.
+ */
+function toolCallOf(previous: ChatToolCall | undefined, wire: ToolCallWire): ChatToolCall {
+  const input = text(wire.input);
+  const result = typeof wire.result === 'string' ? wire.result : undefined;
+  if (previous && previous.raw.name === wire.name && previous.raw.input === input && previous.raw.result === result) {
+    return previous;
+  }
+  const raw: ToolCallWire = result === undefined ? { name: wire.name, input } : { name: wire.name, input, result };
+  return { ...parseToolCall(raw), raw };
+}
+
+/** A message line merged into the message it updates (`previous`), or `previous` itself when nothing changed. */
+function mergeLine(previous: ChatMessage | undefined, line: StreamMessage, defaultSort: number): ChatMessage {
+  const delta = line.isDelta === true && previous !== undefined;
+  const lineSort = typeof line.sort === 'number' ? line.sort : undefined;
+  const sort = lineSort ?? previous?.sort ?? defaultSort;
+  const lineToolCall = line.toolCall ?? undefined;
+  let next: ChatMessage;
+  if (delta) {
+    const contentChunk = text(line.content);
+    const thinkingChunk = text(line.thinking);
+    const graphPath = line.graphPath ?? previous.graphPath;
+    next = {
+      id: line.id,
+      role: line.role,
+      content: contentChunk === '' ? previous.content : previous.content + contentChunk,
+      thinking: thinkingChunk === '' ? previous.thinking : previous.thinking + thinkingChunk,
+      toolCall: lineToolCall ? toolCallOf(previous.toolCall, lineToolCall) : previous.toolCall,
+      graphPath: sameStrings(graphPath, previous.graphPath) ? previous.graphPath : graphPath,
+      isInProcess: typeof line.isInProcess === 'boolean' ? line.isInProcess : previous.isInProcess,
+      isStructuredResponse:
+        typeof line.isStructuredResponse === 'boolean' ? line.isStructuredResponse : previous.isStructuredResponse,
+      sort,
+    };
+  } else {
+    const graphPath = line.graphPath ?? NO_PATH;
+    next = {
+      id: line.id,
+      role: line.role,
+      content: text(line.content),
+      thinking: text(line.thinking),
+      toolCall: lineToolCall ? toolCallOf(previous?.toolCall, lineToolCall) : undefined,
+      graphPath: previous && sameStrings(graphPath, previous.graphPath) ? previous.graphPath : graphPath,
+      isInProcess: line.isInProcess === true,
+      isStructuredResponse: line.isStructuredResponse === true,
+      sort,
+    };
+  }
+  if (
+    previous &&
+    previous.role === next.role &&
+    previous.content === next.content &&
+    previous.thinking === next.thinking &&
+    previous.toolCall === next.toolCall &&
+    previous.graphPath === next.graphPath &&
+    previous.isInProcess === next.isInProcess &&
+    previous.isStructuredResponse === next.isStructuredResponse &&
+    previous.sort === next.sort
+  ) {
+    return previous;
+  }
+  return next;
+}
+
+function toError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  return new ServiceError(typeof error === 'string' ? error : 'The chat request failed', { code: 'unknown_error', cause: error });
+}
+
+function sameError(a: Error | undefined, b: Error): boolean {
+  return (
+    a !== undefined &&
+    a.constructor === b.constructor &&
+    a.message === b.message &&
+    (a as { code?: unknown }).code === (b as { code?: unknown }).code
+  );
+}
+
+/**
+ * Creates the store of one chat thread: feed it stream lines with `apply`, read it with
+ * `getSnapshot` and `subscribe` (ready for `useSyncExternalStore`).
+ */
+export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore {
+  const { onInvalidLine, scheduleNotify } = options;
+  const listeners = new Set<() => void>();
+
+  const byId = new Map<string, Entry>();
+  /** Entries ordered by (`sort`, `seq`). */
+  const order: Entry[] = [];
+  let nextSeq = 0;
+
+  let chatId: string | undefined;
+  let usage: Usage | undefined;
+  let status: ThreadStatus = 'idle';
+  let error: Error | undefined;
+
+  let messagesDirty = false;
+  let snapshotDirty = false;
+  let messages: readonly ChatMessage[] = [];
+  let finalAnswer: ChatMessage | undefined;
+  let snapshot: ThreadSnapshot = { chatId, messages, finalAnswer, usage, status, error };
+
+  let batchDepth = 0;
+  let notifyPending = false;
+  let notifyScheduled = false;
+
+  function notify(): void {
+    notifyScheduled = false;
+    for (const listener of listeners) listener();
+  }
+
+  function flush(): void {
+    if (!notifyPending || batchDepth > 0) return;
+    notifyPending = false;
+    if (!scheduleNotify) return notify();
+    if (notifyScheduled) return;
+    notifyScheduled = true;
+    scheduleNotify(notify);
+  }
+
+  function changed(messagesChanged: boolean): void {
+    snapshotDirty = true;
+    if (messagesChanged) messagesDirty = true;
+    notifyPending = true;
+  }
+
+  function batch<T>(fn: () => T): T {
+    batchDepth++;
+    try {
+      return fn();
+    } finally {
+      batchDepth--;
+      flush();
+    }
+  }
+
+  /** Index of the first entry that does not sort before (`sort`, `seq`). */
+  function lowerBound(sort: number, seq: number): number {
+    let low = 0;
+    let high = order.length;
+    // Streams append in `sort` order, so the end is the usual answer: check it first.
+    if (high === 0 || isBefore(order[high - 1]!, sort, seq)) return high;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (isBefore(order[middle]!, sort, seq)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  function setStatus(next: ThreadStatus, nextError?: Error): void {
+    if (status === next && (next !== 'error' || (nextError && sameError(error, nextError)))) return;
+    status = next;
+    error = next === 'error' ? nextError : undefined;
+    changed(false);
+  }
+
+  function setUsage(next: Usage | undefined): void {
+    if (sameUsage(usage, next)) return;
+    usage = next;
+    changed(false);
+  }
+
+  function applyMessage(line: StreamMessage): void {
+    if (isSentinelId(line.id)) {
+      onInvalidLine?.(line, `unknown sentinel line ${line.id}: not a chat message`);
+      return;
+    }
+    if (status === 'idle' || status === 'submitted') setStatus('streaming');
+    const entry = byId.get(line.id);
+    if (!entry) {
+      const last = order[order.length - 1];
+      const message = mergeLine(undefined, line, last ? last.message.sort : 0);
+      const created: Entry = { seq: nextSeq++, message };
+      byId.set(message.id, created);
+      order.splice(lowerBound(message.sort, created.seq), 0, created);
+      changed(true);
+      return;
+    }
+    const previous = entry.message;
+    const message = mergeLine(previous, line, previous.sort);
+    if (message === previous) return;
+    if (message.sort !== previous.sort) {
+      order.splice(lowerBound(previous.sort, entry.seq), 1);
+      entry.message = message;
+      order.splice(lowerBound(message.sort, entry.seq), 0, entry);
+    } else {
+      entry.message = message;
+    }
+    changed(true);
+  }
+
+  function applyLine(value: unknown): void {
+    const classified = classifyStreamLine(value);
+    switch (classified.kind) {
+      case 'message':
+        return applyMessage(classified.line);
+      case 'cutoff': {
+        const { chatId: nextChatId } = classified.line.state;
+        if (chatId !== nextChatId) {
+          chatId = nextChatId;
+          changed(false);
+        }
+        setUsage(undefined);
+        return setStatus('streaming');
+      }
+      case 'state':
+        // `state.messages` may be in a foreign serialisation (service-behaviour 1) and every
+        // message it holds also streamed as its own line: the streamed messages stand.
+        return;
+      case 'usage':
+        setUsage(classified.line.usage);
+        if (status === 'idle' || status === 'submitted' || status === 'streaming') setStatus('ready');
+        return;
+      case 'aborted':
+        return setStatus('aborted');
+      case 'suspended':
+        return setStatus('suspended');
+      case 'error': {
+        const message = classified.line.error;
+        return setStatus(
+          'error',
+          message === STREAMING_IN_PROGRESS ? new StreamingInProgressError() : new ServiceStreamError(message),
+        );
+      }
+      case 'rpcError': {
+        const rpc = classified.line.error;
+        const rpcError = {
+          code: typeof rpc.code === 'number' ? rpc.code : 0,
+          message: typeof rpc.message === 'string' ? rpc.message : 'Unauthorized',
+        };
+        return setStatus('error', new ServiceAuthError(rpcError.message, { rpcError }));
+      }
+      case 'invalid':
+        onInvalidLine?.(classified.value, classified.reason);
+        return;
+    }
+  }
+
+  function apply(line: unknown): void {
+    batchDepth++;
+    try {
+      applyLine(line);
+    } finally {
+      batchDepth--;
+      flush();
+    }
+  }
+
+  function applyMany(lines: Iterable<unknown>): void {
+    batch(() => {
+      for (const line of lines) applyLine(line);
+    });
+  }
+
+  function begin(): void {
+    batch(() => {
+      setUsage(undefined);
+      setStatus('submitted');
+    });
+  }
+
+  function end(): void {
+    if (status === 'submitted' || status === 'streaming') batch(() => setStatus('ready'));
+  }
+
+  function fail(reason: unknown): void {
+    batch(() => setStatus('error', toError(reason)));
+  }
+
+  function reset(): void {
+    if (byId.size === 0 && chatId === undefined && usage === undefined && status === 'idle') return;
+    batch(() => {
+      byId.clear();
+      order.length = 0;
+      chatId = undefined;
+      usage = undefined;
+      status = 'idle';
+      error = undefined;
+      changed(true);
+    });
+  }
+
+  function getSnapshot(): ThreadSnapshot {
+    if (!snapshotDirty) return snapshot;
+    if (messagesDirty) {
+      const next = new Array<ChatMessage>(order.length);
+      for (let index = 0; index < order.length; index++) next[index] = order[index]!.message;
+      messages = next;
+      finalAnswer = selectFinalAnswer(messages);
+      messagesDirty = false;
+    }
+    snapshotDirty = false;
+    // A change undone before this read (a replayed `__cutoff__` … `__usage__`) keeps the snapshot.
+    if (sameUsage(snapshot.usage, usage)) usage = snapshot.usage;
+    if (
+      snapshot.messages === messages &&
+      snapshot.chatId === chatId &&
+      snapshot.usage === usage &&
+      snapshot.status === status &&
+      snapshot.error === error
+    ) {
+      return snapshot;
+    }
+    snapshot = { chatId, messages, finalAnswer, usage, status, error };
+    return snapshot;
+  }
+
+  function subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  }
+
+  return { apply, applyMany, batch, begin, end, fail, getSnapshot, subscribe, reset };
+}

@@ -1,0 +1,84 @@
+/**
+ * Composes the emulator: one {@link EmulatorContext} per start, every feature's sub-app mounted
+ * with `app.route()`, errors turned into responses in one `onError`.
+ *
+ * To add a feature (sessions and management, chat, embed pages): write `features/<name>.ts`
+ * exporting an `EmulatorFeature` (see `context.ts`; `features/data.ts` is the model) and add it to
+ * {@link FEATURES}. Shared state goes in `state.ts`; authentication comes from `auth.ts`; errors
+ * are thrown with the helpers of `http.ts`.
+ *
+ * @module
+ */
+import { Hono } from 'hono';
+import { ServiceConfigError } from '../core/errors';
+import { systemClock } from './clock';
+import type { EmulatorContext, EmulatorEnv, EmulatorFeature, EmulatorOptions, ResolvedEmulatorOptions } from './context';
+import { createDataEngine } from './data/engine';
+import { dataFeature } from './features/data';
+import { handleError, jsonResponse } from './http';
+import { createState } from './state';
+import { WORLD } from './world';
+
+/** The features, mounted in this order. */
+export const FEATURES: readonly EmulatorFeature[] = [dataFeature];
+
+/** Hosts the emulator may listen on: loopback only. */
+const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]']);
+
+/** True when `host` is a loopback interface (`localhost`, `127.x.x.x`, `::1`). */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/** Applies defaults and refuses options that cannot work (a non-loopback host, a bad port). */
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedEmulatorOptions {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) {
+    throw new ServiceConfigError(
+      `startEmulator: host "${host}" is not a loopback address. The emulator's API keys and secrets are published, so it only listens on 127.0.0.1, localhost or ::1.`,
+      { code: 'non_loopback_host' },
+    );
+  }
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ServiceConfigError(`startEmulator: port must be a whole number from 0 to 65535 (got ${String(port)})`);
+  }
+  const rowsPerLine = options.cubesqlRowsPerLine ?? 1000;
+  if (!Number.isInteger(rowsPerLine) || rowsPerLine < 1) {
+    throw new ServiceConfigError(`startEmulator: cubesqlRowsPerLine must be a whole number of 1 or more (got ${String(rowsPerLine)})`);
+  }
+  return { host, port, chatPace: options.chatPace ?? 'realistic', cubesqlRowsPerLine: rowsPerLine };
+}
+
+/** The emulator as a Hono app, before it listens anywhere. */
+export interface EmulatorApp {
+  /** The app: `app.fetch(request)` or `app.request(path, init)` in tests. */
+  app: Hono<EmulatorEnv>;
+  /** World, state, data engine, clock and options of this instance. */
+  context: EmulatorContext;
+  /** Settles when the data set is built (about 0.3 s); data requests wait for it by themselves. */
+  ready: Promise<void>;
+  /** Frees the data engine. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the emulator app with fresh state; the data set starts building at once. Use it with
+ * `app.request()` in tests that need no socket; `startEmulator()` serves it over HTTP.
+ */
+export function createEmulatorApp(options: EmulatorOptions = {}): EmulatorApp {
+  const resolved = resolveOptions(options);
+  const clock = options.clock ?? systemClock;
+  const context: EmulatorContext = {
+    world: WORLD,
+    state: createState(WORLD, clock),
+    data: createDataEngine({ now: () => clock.now() }),
+    clock,
+    options: resolved,
+  };
+  const app = new Hono<EmulatorEnv>();
+  for (const feature of FEATURES) app.route(feature.basePath, feature.create(context));
+  app.notFound((c) => jsonResponse(404, { error: `Not found: ${c.req.method} ${c.req.path}` }));
+  app.onError(handleError);
+  return { app, context, ready: context.data.ready, close: () => context.data.close() };
+}

@@ -1,0 +1,91 @@
+/**
+ * `service-emulator [--port N] [--host H]`: starts the emulator, prints its URLs, keys and world,
+ * and stays up until SIGINT or SIGTERM.
+ *
+ * @module
+ */
+import { API_KEYS, DEPLOYMENTS, WORKBOOKS, startEmulator } from './index';
+
+const USAGE = `Usage: service-emulator [--port N] [--host H]
+
+  --port N   TCP port (default 4010; 0 picks a free port)
+  --host H   loopback interface: 127.0.0.1 (default), localhost or ::1
+  --help     show this help`;
+
+function parseArgs(argv: readonly string[]): { port: number; host: string } | 'help' {
+  let port = 4010;
+  let host = '127.0.0.1';
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index]!;
+    const [flag, inline] = argument.includes('=') ? (argument.split('=', 2) as [string, string]) : [argument, undefined];
+    const value = () => {
+      const next = inline ?? argv[(index += 1)];
+      if (next === undefined) throw new Error(`${flag} needs a value`);
+      return next;
+    };
+    if (flag === '--help' || flag === '-h') return 'help';
+    else if (flag === '--port' || flag === '-p') {
+      const text = value();
+      port = Number(text);
+      if (!/^\d+$/.test(text) || port > 65535) throw new Error(`--port must be a number from 0 to 65535 (got ${text})`);
+    } else if (flag === '--host') host = value();
+    else throw new Error(`Unknown option ${argument}`);
+  }
+  return { port, host };
+}
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const started = performance.now();
+  const emulator = await startEmulator(options);
+  const lines = [
+    `service emulator ready in ${Math.round(performance.now() - started)} ms`,
+    '',
+    `  base_url   ${emulator.url}`,
+    `  ai_url     ${emulator.aiUrl}`,
+    ...DEPLOYMENTS.map((deployment) => `  data_url   ${emulator.url}/data/${deployment.id}   (deployment ${deployment.id}: ${deployment.name})`),
+    '',
+    '  API keys',
+    ...API_KEYS.map((key) => `    ${key.key}   ${key.label}`),
+    '',
+    '  dashboards (publicId)',
+    ...WORKBOOKS.flatMap((workbook) =>
+      workbook.dashboard ? [`    ${workbook.dashboard.publicId}${workbook.dashboard.allowEmbed ? '' : '   (embedding not allowed)'}`] : [],
+    ),
+    '',
+    'Press Ctrl+C to stop.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping\n`);
+    emulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`service-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

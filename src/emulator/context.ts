@@ -1,0 +1,77 @@
+/**
+ * What every feature of the emulator receives, and the shape of a feature.
+ *
+ * A feature is one file in `features/` exporting an {@link EmulatorFeature}: a function of the
+ * {@link EmulatorContext} that returns a Hono sub-app, and the path `app.ts` mounts it on. Adding
+ * a feature is that file plus one line in `app.ts`'s list.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import type { Clock } from './clock';
+import type { DataEngine } from './data/engine';
+import type { EmulatorState } from './state';
+import type { World } from './world';
+import type { AuthenticatedCaller } from './auth';
+
+/**
+ * How fast the scripted chat agent answers. `realistic`: thinking and content arrive in small
+ * deltas over a few seconds, like the live service. `instant`: no pauses, for fast tests.
+ */
+export type ChatPace = 'realistic' | 'instant';
+
+/** Options of `startEmulator()` and `createEmulatorApp()`. */
+export interface EmulatorOptions {
+  /** TCP port; `0` picks a free one. Default `0`. Ignored by `createEmulatorApp`. */
+  port?: number;
+  /**
+   * Interface to listen on. Loopback only: `127.0.0.1` (default), `localhost` or `::1`; any other
+   * host is refused, because the emulator has fixed, published keys and secrets.
+   */
+  host?: string;
+  /** Pace of the chat agent. Default `realistic`. */
+  chatPace?: ChatPace;
+  /** Source of time for expiries and relative date ranges. Default the system clock. */
+  clock?: Clock;
+  /** Rows per `{"data"}` line of `/v1/cubesql`. Default 1,000. */
+  cubesqlRowsPerLine?: number;
+}
+
+/** {@link EmulatorOptions} with every default applied. */
+export interface ResolvedEmulatorOptions {
+  port: number;
+  host: string;
+  chatPace: ChatPace;
+  cubesqlRowsPerLine: number;
+}
+
+/** Everything a feature may use. One per emulator start. */
+export interface EmulatorContext {
+  /** The fixed world (read only). */
+  readonly world: World;
+  /** The mutable state of this start. */
+  readonly state: EmulatorState;
+  /** DuckDB with the data set; `data.ready` settles when it is built. */
+  readonly data: DataEngine;
+  /** Time for every expiry. */
+  readonly clock: Clock;
+  readonly options: ResolvedEmulatorOptions;
+}
+
+/** Hono environment of every sub-app: what the auth middleware puts on the context. */
+export interface EmulatorEnv {
+  Variables: {
+    /** Set by the auth middleware of `auth.ts` for the route. */
+    caller: AuthenticatedCaller;
+  };
+}
+
+/** A feature: a sub-app mounted by `app.ts` at `basePath`. */
+export interface EmulatorFeature {
+  /** Short name, for logs and errors. */
+  readonly name: string;
+  /** Path the sub-app is mounted on with `app.route()`; `/` for features with absolute paths. */
+  readonly basePath: string;
+  /** Builds the sub-app. Called once per emulator start. */
+  create(context: EmulatorContext): Hono<EmulatorEnv>;
+}

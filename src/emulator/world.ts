@@ -1,0 +1,573 @@
+/**
+ * The emulator's fixed world: the one place where every account, deployment, key, user, group,
+ * attribute, embed tenant, folder, workbook, dashboard, report and agent the emulator starts with is
+ * written down. It is stable across releases: tests, stories and partner demos may hard-code any
+ * name or value here. Each start of the emulator copies this world into fresh in-memory state
+ * (`state.ts`); requests change the copy, never these constants.
+ *
+ * Addresses (with `url` the emulator's `{base_url}`, for example `http://127.0.0.1:4010`):
+ *
+ * | placeholder | emulator address |
+ * |---|---|
+ * | `{base_url}` | `url` |
+ * | `{ai_url}` of agent `1` | `{url}/api/v1/public/acme/agents/1` |
+ * | `{data_url}` of deployment `N` | `{url}/data/N` (so `{url}/data/1/v1/load`) |
+ *
+ * The data the data API serves (orders, customers, products) is described in `data/model.ts`
+ * (views, measures, dimensions) and built by `data/dataset.ts`.
+ *
+ * @module
+ */
+import type { DashboardConfig, DashboardWidget } from '../core/protocol/workbook';
+import type { LoadQuery } from '../core/protocol/data';
+
+// ---------------------------------------------------------------------------------------------
+// Account, deployments, keys
+// ---------------------------------------------------------------------------------------------
+
+/** The account (tenant) name: `accountName` in `{ai_url}` and the default embed tenant. */
+export const ACCOUNT_NAME = 'acme';
+
+/** A deployment of the account. */
+export interface WorldDeployment {
+  /** Deployment id, as in `/api/v1/deployments/{deploymentId}/...` and `{data_url}`. */
+  readonly id: number;
+  /** Display name. */
+  readonly name: string;
+  /**
+   * The deployment's API secret: data API JWTs and chat deployment tokens are HS256 JWTs signed
+   * with it (interface 5, behaviour 1). Emulator-only; never a real secret.
+   */
+  readonly jwtSecret: string;
+  /**
+   * Whether chat accepts the deployment token (`X-Service-Auth-Token`) for this deployment. Off by
+   * default on the service (interface 5 rule 5): deployment 1 has it on, deployment 2 off, so both
+   * paths can be tested.
+   */
+  readonly chatTokenAuth: boolean;
+}
+
+/** Deployment 1 ("production"): the default deployment of every URL and key. */
+export const DEPLOYMENT_1: WorldDeployment = Object.freeze({
+  id: 1,
+  name: 'Acme Commerce',
+  jwtSecret: 'emulator-deployment-1-secret-not-for-production-use',
+  chatTokenAuth: true,
+});
+
+/** Deployment 2 ("staging"): same data; the scoped admin key cannot reach it. */
+export const DEPLOYMENT_2: WorldDeployment = Object.freeze({
+  id: 2,
+  name: 'Acme Commerce (staging)',
+  jwtSecret: 'emulator-deployment-2-secret-not-for-production-use',
+  chatTokenAuth: false,
+});
+
+/** Every deployment of the account, by id order. */
+export const DEPLOYMENTS: readonly WorldDeployment[] = Object.freeze([DEPLOYMENT_1, DEPLOYMENT_2]);
+
+/** An API key of the account (interface 5). */
+export interface WorldApiKey {
+  /** The key itself, sent as `Bearer <key>` (management) or `Api-Key <key>` (embed, chat). */
+  readonly key: string;
+  /** Short label for logs and the CLI. */
+  readonly label: string;
+  /**
+   * `admin`: may call admin endpoints (generate-session, embed-tenant admin, management).
+   * `personal`: a user's own key, refused with 403 on admin endpoints.
+   */
+  readonly role: 'admin' | 'personal';
+  /** Deployments it authorizes; `'all'` for an unscoped key (interface 5 rule 2). */
+  readonly deploymentIds: 'all' | readonly number[];
+  /** Internal user id the key acts as (the owner of what it creates). */
+  readonly userId: number;
+}
+
+/** Unscoped admin key: every deployment, every endpoint. `startEmulator()` returns it as `apiKey`. */
+export const ADMIN_API_KEY = 'svc_admin_acme_all_deployments_0001';
+/** Admin key scoped to deployment 1: 403 on anything targeting deployment 2. */
+export const SCOPED_ADMIN_API_KEY = 'svc_admin_acme_deployment_1_0001';
+/** Personal (non-admin) key of `ben@acme.test`: 403 on admin endpoints. */
+export const PERSONAL_API_KEY = 'svc_personal_ben_acme_0001';
+
+/** Every API key of the account. */
+export const API_KEYS: readonly WorldApiKey[] = Object.freeze([
+  Object.freeze({ key: ADMIN_API_KEY, label: 'admin (all deployments)', role: 'admin', deploymentIds: 'all', userId: 1 }),
+  Object.freeze({ key: SCOPED_ADMIN_API_KEY, label: 'admin (deployment 1 only)', role: 'admin', deploymentIds: Object.freeze([1]), userId: 1 }),
+  Object.freeze({ key: PERSONAL_API_KEY, label: 'personal (ben@acme.test, not admin)', role: 'personal', deploymentIds: 'all', userId: 2 }),
+] satisfies WorldApiKey[]);
+
+/** Tenant flags and account-wide settings. */
+export interface WorldTenant {
+  readonly name: string;
+  /** `useCreatorMode`: creator-mode sessions and definitions are allowed (4.2 rule 3). On. */
+  readonly useCreatorMode: boolean;
+  /** Account-wide show-dashboard-chat toggle that `settings.showDashboardChat` overrides (2.7). On. */
+  readonly showDashboardChat: boolean;
+  /** Account-wide default embed locale. */
+  readonly locale: string;
+}
+
+/** The tenant `acme`. */
+export const TENANT: WorldTenant = Object.freeze({
+  name: ACCOUNT_NAME,
+  useCreatorMode: true,
+  showDashboardChat: true,
+  locale: 'en-US',
+});
+
+// ---------------------------------------------------------------------------------------------
+// Users, attributes, groups, embed tenants
+// ---------------------------------------------------------------------------------------------
+
+/** Types of a tenant-wide user attribute (interface 4.6 `/api/v1/user-attributes`). */
+export const USER_ATTRIBUTE_TYPES = ['string', 'number', 'boolean', 'string_array', 'number_array'] as const;
+/** Type of a tenant-wide user attribute. */
+export type UserAttributeType = (typeof USER_ATTRIBUTE_TYPES)[number];
+
+/** A tenant-wide user attribute definition. */
+export interface WorldUserAttribute {
+  readonly id: number;
+  readonly name: string;
+  readonly type: UserAttributeType;
+  readonly displayName: string;
+  readonly description: string;
+}
+
+/**
+ * Tenant-wide user attributes, one of each type. `region`, `allowed_regions` and
+ * `allowed_store_ids` drive row-level security ({@link ROW_LEVEL_SECURITY}).
+ */
+export const USER_ATTRIBUTES: readonly WorldUserAttribute[] = Object.freeze([
+  Object.freeze({ id: 1, name: 'region', type: 'string', displayName: 'Region', description: 'Sales region the user sees: NA, EMEA, APAC or LATAM.' }),
+  Object.freeze({ id: 2, name: 'max_discount', type: 'number', displayName: 'Max discount', description: 'Largest discount the user may grant, in percent.' }),
+  Object.freeze({ id: 3, name: 'is_vip', type: 'boolean', displayName: 'VIP', description: 'Whether the user is a VIP partner.' }),
+  Object.freeze({ id: 4, name: 'allowed_regions', type: 'string_array', displayName: 'Allowed regions', description: 'Regions the user sees (any of).' }),
+  Object.freeze({ id: 5, name: 'allowed_store_ids', type: 'number_array', displayName: 'Allowed stores', description: 'Store ids the user sees (any of), 1 to 20.' }),
+] satisfies WorldUserAttribute[]);
+
+/** A tenant-wide group. */
+export interface WorldGroup {
+  readonly id: number;
+  readonly name: string;
+  readonly description: string;
+}
+
+/** Tenant-wide groups that read-only sessions may name in `groups` (4.2 rule 1). */
+export const GROUPS: readonly WorldGroup[] = Object.freeze([
+  Object.freeze({ id: 1, name: 'analysts', description: 'Explore data and build workbooks.' }),
+  Object.freeze({ id: 2, name: 'sales', description: 'Sales team.' }),
+  Object.freeze({ id: 3, name: 'executives', description: 'Leadership dashboards.' }),
+] satisfies WorldGroup[]);
+
+/** An internal (account) user. */
+export interface WorldInternalUser {
+  readonly id: number;
+  /** Email, also the username that `internalId` names. */
+  readonly email: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  /** `admin` manages everything; `editor` edits workbooks (AI BI User or higher); `viewer` reads. */
+  readonly role: 'admin' | 'editor' | 'viewer';
+  readonly groups: readonly string[];
+  /** Values of tenant-wide attributes, by attribute name. */
+  readonly attributes: Readonly<Record<string, string | number | boolean | readonly string[] | readonly number[]>>;
+}
+
+/** `ada@acme.test`: admin, sees every region. */
+export const ADA: WorldInternalUser = Object.freeze({
+  id: 1,
+  email: 'ada@acme.test',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  role: 'admin',
+  groups: Object.freeze(['executives']),
+  attributes: Object.freeze({}),
+});
+
+/** `ben@acme.test`: editor in `sales`, restricted to region `EMEA`; owns the personal key. */
+export const BEN: WorldInternalUser = Object.freeze({
+  id: 2,
+  email: 'ben@acme.test',
+  firstName: 'Ben',
+  lastName: 'Okafor',
+  role: 'editor',
+  groups: Object.freeze(['sales', 'analysts']),
+  attributes: Object.freeze({ region: 'EMEA', max_discount: 15, is_vip: false }),
+});
+
+/** `cy@acme.test`: viewer, no groups. */
+export const CY: WorldInternalUser = Object.freeze({
+  id: 3,
+  email: 'cy@acme.test',
+  firstName: 'Cy',
+  lastName: 'Young',
+  role: 'viewer',
+  groups: Object.freeze([]),
+  attributes: Object.freeze({}),
+});
+
+/** Every internal user. */
+export const INTERNAL_USERS: readonly WorldInternalUser[] = Object.freeze([ADA, BEN, CY]);
+
+/** An embed tenant with its scoped groups and attribute definitions (creator mode, 4.2 rule 2). */
+export interface WorldEmbedTenant {
+  readonly name: string;
+  readonly displayName: string;
+  readonly groups: readonly { readonly name: string; readonly description: string }[];
+  readonly userAttributeDefinitions: readonly {
+    readonly name: string;
+    readonly type: 'string' | 'number' | 'string_array' | 'number_array';
+    readonly displayName: string;
+  }[];
+  /** External users that exist from the start, with their scoped groups and attribute values. */
+  readonly users: readonly {
+    readonly externalId: string;
+    readonly email: string;
+    readonly displayName: string;
+    readonly groups: readonly string[];
+    readonly attributes: Readonly<Record<string, string | number | readonly string[] | readonly number[]>>;
+  }[];
+}
+
+/** The embed tenant `globex-corp`: one scoped group, one scoped attribute, one existing user. */
+export const GLOBEX: WorldEmbedTenant = Object.freeze({
+  name: 'globex-corp',
+  displayName: 'Globex Corporation',
+  groups: Object.freeze([Object.freeze({ name: 'globex-analysts', description: 'Analysts at Globex.' })]),
+  userAttributeDefinitions: Object.freeze([Object.freeze({ name: 'region', type: 'string', displayName: 'Region' })]),
+  users: Object.freeze([
+    Object.freeze({
+      externalId: 'dana@globex.test',
+      email: 'dana@globex.test',
+      displayName: 'Dana Scully',
+      groups: Object.freeze(['globex-analysts']),
+      attributes: Object.freeze({ region: 'NA' }),
+    }),
+  ]),
+} satisfies WorldEmbedTenant);
+
+/** Every embed tenant. */
+export const EMBED_TENANTS: readonly WorldEmbedTenant[] = Object.freeze([GLOBEX]);
+
+// ---------------------------------------------------------------------------------------------
+// Row-level security
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A row-level security rule: when the caller's attributes hold `attribute`, rows of each listed
+ * view are restricted to those whose dimension equals the value, or is one of the values when the
+ * value is a list (an empty list: no rows). Rules combine with AND. A caller without the attribute
+ * (or with `null`) is not restricted by that rule.
+ *
+ * The caller's attributes come from the data API JWT (see `data/security.ts`): its claims, its
+ * `securityContext` object and its `userAttributes` (an object, or `[{name, value}]`), later ones
+ * winning. Embed sessions and chat users get tokens carrying their `userAttributes` and
+ * `securityContext`, so the same rules hold everywhere.
+ */
+export interface RowLevelSecurityRule {
+  readonly attribute: string;
+  /** View name to the dimension (column of the view) it restricts. */
+  readonly appliesTo: Readonly<Record<string, string>>;
+}
+
+/** The rules: `region` / `allowed_regions` restrict orders and customers; `allowed_store_ids` orders. */
+export const ROW_LEVEL_SECURITY: readonly RowLevelSecurityRule[] = Object.freeze([
+  Object.freeze({ attribute: 'region', appliesTo: Object.freeze({ orders: 'region', customers: 'region' }) }),
+  Object.freeze({ attribute: 'allowed_regions', appliesTo: Object.freeze({ orders: 'region', customers: 'region' }) }),
+  Object.freeze({ attribute: 'allowed_store_ids', appliesTo: Object.freeze({ orders: 'store_id' }) }),
+] satisfies RowLevelSecurityRule[]);
+
+/** The sales regions of the data set, the values `region` takes. */
+export const REGIONS = Object.freeze(['NA', 'EMEA', 'APAC', 'LATAM'] as const);
+
+// ---------------------------------------------------------------------------------------------
+// Workspace: folders, workbooks, dashboards, reports
+// ---------------------------------------------------------------------------------------------
+
+/** A folder of a deployment's workspace. */
+export interface WorldFolder {
+  readonly id: number;
+  readonly deploymentId: number;
+  readonly name: string;
+  readonly parentId: number | null;
+}
+
+/** Folders: `Sales`, `Operations`, `Finance` and `Finance / Private` on deployment 1. */
+export const FOLDERS: readonly WorldFolder[] = Object.freeze([
+  Object.freeze({ id: 11, deploymentId: 1, name: 'Sales', parentId: null }),
+  Object.freeze({ id: 12, deploymentId: 1, name: 'Operations', parentId: null }),
+  Object.freeze({ id: 13, deploymentId: 1, name: 'Finance', parentId: null }),
+  Object.freeze({ id: 14, deploymentId: 1, name: 'Private', parentId: 13 }),
+] satisfies WorldFolder[]);
+
+/**
+ * `config` of a `CHART` widget in this world: the title, how to draw it, and the JSON query
+ * (`/v1/load`) it runs. The embed pages run `query` against the data API with the viewer's token.
+ */
+export interface ChartWidgetConfig {
+  readonly title: string;
+  readonly chartType: 'line' | 'bar' | 'pie' | 'table' | 'kpi';
+  readonly query: LoadQuery;
+  [key: string]: unknown;
+}
+
+/** `config` of a `FILTER` widget: the dimension it filters (`view.dimension`) and its choices. */
+export interface FilterWidgetConfig {
+  readonly title: string;
+  readonly member: string;
+  readonly options: readonly string[];
+  [key: string]: unknown;
+}
+
+/** `config` of a `TEXT` widget: Markdown text. */
+export interface TextWidgetConfig {
+  readonly markdown: string;
+  [key: string]: unknown;
+}
+
+/** A dashboard published from a workbook. */
+export interface WorldDashboard {
+  readonly id: number;
+  /** What embed URLs name: `/embed/dashboard/{publicId}`. */
+  readonly publicId: string;
+  /** Whether signed embedding is enabled (PATCH `/api/v1/embed/dashboard/{publicId}` changes it). */
+  readonly allowEmbed: boolean;
+  readonly config: DashboardConfig;
+}
+
+/** A workbook with a slug, optionally with a published dashboard. */
+export interface WorldWorkbook {
+  readonly id: number;
+  readonly deploymentId: number;
+  readonly slug: string;
+  readonly name: string;
+  readonly folderId: number | null;
+  /** Internal user id of the creator. */
+  readonly createdBy: number;
+  readonly createdAt: string;
+  readonly dashboard: WorldDashboard | null;
+}
+
+function chart(id: string, position: DashboardWidget['position'], config: ChartWidgetConfig): DashboardWidget {
+  return { id, type: 'CHART', position, config };
+}
+
+function filterWidget(id: string, position: DashboardWidget['position'], config: FilterWidgetConfig): DashboardWidget {
+  return { id, type: 'FILTER', position, config };
+}
+
+function text(id: string, position: DashboardWidget['position'], config: TextWidgetConfig): DashboardWidget {
+  return { id, type: 'TEXT', position, config };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+const LAYOUT = { cols: { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 }, rowHeight: 60, margin: [16, 16] };
+
+/** Dashboard `sales-overview`: revenue KPI, revenue by month, orders by status, top regions. Embeddable. */
+export const SALES_OVERVIEW: WorldDashboard = deepFreeze({
+  id: 201,
+  publicId: 'sales-overview',
+  allowEmbed: true,
+  config: {
+    kind: 'CLASSIC',
+    title: 'Sales overview',
+    description: 'Revenue and orders across all regions.',
+    layout: LAYOUT,
+    widgets: [
+      text('intro', { x: 0, y: 0, w: 12, h: 1 }, { markdown: '**Sales overview**: revenue and orders, all regions.' }),
+      filterWidget('status-filter', { x: 0, y: 1, w: 4, h: 1 }, {
+        title: 'Status',
+        member: 'orders.status',
+        options: ['completed', 'processing', 'shipped', 'cancelled', 'returned'],
+      }),
+      chart('revenue-kpi', { x: 0, y: 2, w: 3, h: 2 }, {
+        title: 'Total revenue',
+        chartType: 'kpi',
+        query: { measures: ['orders.total_revenue'] },
+      }),
+      chart('revenue-by-month', { x: 3, y: 2, w: 9, h: 4 }, {
+        title: 'Revenue by month',
+        chartType: 'line',
+        query: {
+          measures: ['orders.total_revenue'],
+          timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month' }],
+          order: { 'orders.created_at': 'asc' },
+        },
+      }),
+      chart('orders-by-status', { x: 0, y: 6, w: 6, h: 4 }, {
+        title: 'Orders by status',
+        chartType: 'bar',
+        query: { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.count': 'desc' } },
+      }),
+      chart('revenue-by-region', { x: 6, y: 6, w: 6, h: 4 }, {
+        title: 'Revenue by region',
+        chartType: 'pie',
+        query: { measures: ['orders.total_revenue'], dimensions: ['orders.region'] },
+      }),
+    ],
+  },
+});
+
+/** Dashboard `orders-ops`: recent orders table and orders per day. Embeddable. */
+export const ORDERS_OPS: WorldDashboard = deepFreeze({
+  id: 202,
+  publicId: 'orders-ops',
+  allowEmbed: true,
+  config: {
+    kind: 'CLASSIC',
+    title: 'Order operations',
+    description: 'Open orders and daily volume.',
+    layout: LAYOUT,
+    widgets: [
+      filterWidget('region-filter', { x: 0, y: 0, w: 4, h: 1 }, {
+        title: 'Region',
+        member: 'orders.region',
+        options: [...REGIONS],
+      }),
+      chart('orders-per-day', { x: 0, y: 1, w: 12, h: 4 }, {
+        title: 'Orders per day (last 90 days of data)',
+        chartType: 'bar',
+        query: {
+          measures: ['orders.count'],
+          timeDimensions: [{ dimension: 'orders.created_at', granularity: 'day', dateRange: ['2025-10-03', '2025-12-31'] }],
+        },
+      }),
+      chart('open-orders', { x: 0, y: 5, w: 12, h: 5 }, {
+        title: 'Open orders',
+        chartType: 'table',
+        query: {
+          dimensions: ['orders.id', 'orders.created_at', 'orders.customer_name', 'orders.status', 'orders.amount'],
+          filters: [{ member: 'orders.status', operator: 'equals', values: ['processing', 'shipped'] }],
+          order: { 'orders.created_at': 'desc' },
+          limit: 50,
+        },
+      }),
+    ],
+  },
+});
+
+/** Dashboard `internal-finance`: published but NOT allowed for embedding. */
+export const INTERNAL_FINANCE: WorldDashboard = deepFreeze({
+  id: 203,
+  publicId: 'internal-finance',
+  allowEmbed: false,
+  config: {
+    kind: 'CLASSIC',
+    title: 'Internal finance',
+    description: 'Margins by category. Internal only.',
+    layout: LAYOUT,
+    widgets: [
+      chart('revenue-by-category', { x: 0, y: 0, w: 12, h: 4 }, {
+        title: 'Revenue by category',
+        chartType: 'bar',
+        query: { measures: ['orders.total_revenue'], dimensions: ['orders.category'] },
+      }),
+    ],
+  },
+});
+
+/** Workbooks of deployment 1 with their slugs; three carry a published dashboard. */
+export const WORKBOOKS: readonly WorldWorkbook[] = deepFreeze([
+  { id: 101, deploymentId: 1, slug: 'sales-overview', name: 'Sales overview', folderId: 11, createdBy: 1, createdAt: '2025-01-06T09:00:00.000Z', dashboard: SALES_OVERVIEW },
+  { id: 102, deploymentId: 1, slug: 'orders-ops', name: 'Order operations', folderId: 12, createdBy: 2, createdAt: '2025-02-03T09:00:00.000Z', dashboard: ORDERS_OPS },
+  { id: 103, deploymentId: 1, slug: 'internal-finance', name: 'Internal finance', folderId: 14, createdBy: 1, createdAt: '2025-03-03T09:00:00.000Z', dashboard: INTERNAL_FINANCE },
+  { id: 104, deploymentId: 1, slug: 'q4-review', name: 'Q4 review', folderId: null, createdBy: 2, createdAt: '2025-10-01T09:00:00.000Z', dashboard: null },
+  { id: 105, deploymentId: 2, slug: 'staging-scratch', name: 'Staging scratch', folderId: null, createdBy: 1, createdAt: '2025-04-01T09:00:00.000Z', dashboard: null },
+]);
+
+/** A saved report (a query with a visualization). */
+export interface WorldReport {
+  readonly id: number;
+  readonly deploymentId: number;
+  readonly publicId: string;
+  readonly name: string;
+  readonly folderId: number | null;
+  readonly sqlQuery: string;
+  readonly createdAt: string;
+}
+
+/** Reports of deployment 1. Their SQL runs on `/v1/cubesql`. */
+export const REPORTS: readonly WorldReport[] = deepFreeze([
+  { id: 301, deploymentId: 1, publicId: 'revenue-by-month', name: 'Revenue by month', folderId: 11, sqlQuery: "SELECT DATE_TRUNC('month', created_at) AS month, MEASURE(orders.total_revenue) AS revenue FROM orders GROUP BY 1 ORDER BY 1", createdAt: '2025-01-06T09:00:00.000Z' },
+  { id: 302, deploymentId: 1, publicId: 'orders-by-status', name: 'Orders by status', folderId: 12, sqlQuery: 'SELECT status, MEASURE(orders.count) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC', createdAt: '2025-02-03T09:00:00.000Z' },
+  { id: 303, deploymentId: 1, publicId: 'top-customers', name: 'Top customers', folderId: 11, sqlQuery: 'SELECT customer_name, MEASURE(orders.total_revenue) AS revenue FROM orders GROUP BY 1 ORDER BY 2 DESC LIMIT 10', createdAt: '2025-03-03T09:00:00.000Z' },
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Agents
+// ---------------------------------------------------------------------------------------------
+
+/** An AI agent of the account. */
+export interface WorldAgent {
+  /** `agentId` in `{ai_url}`. */
+  readonly id: string;
+  readonly deploymentId: number;
+  readonly name: string;
+}
+
+/** Agent `1` on deployment 1: the scripted analyst, the `aiUrl` of `startEmulator()`. */
+export const AGENT_1: WorldAgent = Object.freeze({ id: '1', deploymentId: 1, name: 'Acme analyst' });
+
+/** Every agent. */
+export const AGENTS: readonly WorldAgent[] = Object.freeze([AGENT_1]);
+
+// ---------------------------------------------------------------------------------------------
+// The whole world
+// ---------------------------------------------------------------------------------------------
+
+/** The whole world as one object, as features receive it through `EmulatorContext.world`. */
+export interface World {
+  readonly accountName: string;
+  readonly tenant: WorldTenant;
+  readonly deployments: readonly WorldDeployment[];
+  readonly apiKeys: readonly WorldApiKey[];
+  readonly userAttributes: readonly WorldUserAttribute[];
+  readonly groups: readonly WorldGroup[];
+  readonly internalUsers: readonly WorldInternalUser[];
+  readonly embedTenants: readonly WorldEmbedTenant[];
+  readonly rowLevelSecurity: readonly RowLevelSecurityRule[];
+  readonly folders: readonly WorldFolder[];
+  readonly workbooks: readonly WorldWorkbook[];
+  readonly reports: readonly WorldReport[];
+  readonly agents: readonly WorldAgent[];
+}
+
+/** The fixed world. */
+export const WORLD: World = Object.freeze({
+  accountName: ACCOUNT_NAME,
+  tenant: TENANT,
+  deployments: DEPLOYMENTS,
+  apiKeys: API_KEYS,
+  userAttributes: USER_ATTRIBUTES,
+  groups: GROUPS,
+  internalUsers: INTERNAL_USERS,
+  embedTenants: EMBED_TENANTS,
+  rowLevelSecurity: ROW_LEVEL_SECURITY,
+  folders: FOLDERS,
+  workbooks: WORKBOOKS,
+  reports: REPORTS,
+  agents: AGENTS,
+});
+
+/** The deployment with this id, or `undefined`. */
+export function findDeployment(world: World, deploymentId: number): WorldDeployment | undefined {
+  return world.deployments.find((deployment) => deployment.id === deploymentId);
+}
+
+/** `{ai_url}` of an agent below the emulator's `url`. */
+export function agentUrl(url: string, agentId: string = AGENT_1.id, accountName: string = ACCOUNT_NAME): string {
+  return `${url}/api/v1/public/${encodeURIComponent(accountName)}/agents/${encodeURIComponent(agentId)}`;
+}
+
+/** `{data_url}` of a deployment below the emulator's `url`. */
+export function dataUrl(url: string, deploymentId: number = DEPLOYMENT_1.id): string {
+  return `${url}/data/${deploymentId}`;
+}

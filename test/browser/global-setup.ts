@@ -1,0 +1,108 @@
+/**
+ * Global setup of the browser tests: a fake embed served from origins other than the test page's.
+ *
+ * The test page runs on `http://localhost:<port>`; these servers listen on `127.0.0.1`, a
+ * different origin, so cross-origin rules of `postMessage` apply for real. Two servers give two
+ * embed origins: `embedOrigin` plays the tenant, `otherEmbedOrigin` a foreign site.
+ *
+ * The fake embed page (`/embed`) takes these query parameters:
+ * - `parent` (required): the host page's origin, the only target it posts to and the only origin
+ *   it accepts messages from (never `*`).
+ * - `id`: a name echoed in its messages, to tell iframes apart.
+ * - `surface`: the `surface` of its events (default `dashboard`).
+ * - `ready=manual`: wait for a `{ fake: 'ready' }` command instead of sending `ready` on load.
+ * - `emit`: a JSON array of messages posted as they are after load (and after `ready`, unless
+ *   manual): the way to make it misbehave (wrong source, direction, payload, unknown types).
+ *
+ * On load it posts `{ fake: 'loaded', id }`. It records every other message it receives and
+ * echoes each back as a `service:event:echo` event (`payload: { id, action }`), so tests see
+ * what arrived and in which order. Commands, sent by the test page as `{ fake: ... }`:
+ * `ready` (post the ready event), `emit` (post `messages`), `navigate` (go to `to`), and
+ * `report` (answer `{ fake: 'report', id, received }`, which also proves that every message it
+ * posted before has reached the host).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Origin of the fake embed playing the tenant, `http://127.0.0.1:<port>`. */
+    embedOrigin: string;
+    /** Origin of the same fake embed on another port: a foreign site. */
+    otherEmbedOrigin: string;
+  }
+}
+
+const EMBED_PAGE = `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>fake embed</title>
+<script>
+(() => {
+  const query = new URLSearchParams(location.search);
+  const parentOrigin = query.get('parent');
+  const id = query.get('id') || '';
+  const surface = query.get('surface') || 'dashboard';
+  const received = [];
+  const post = (message) => parent.postMessage(message, parentOrigin);
+  const event = (type, payload) => ({
+    source: 'service-embed', direction: 'event', type, payload, timestamp: Date.now(), surface,
+  });
+  const ready = () =>
+    post(event('service:event:ready', { embedTenant: null, deploymentId: null, mode: 'signed', surface, publicId: id }));
+
+  addEventListener('message', (message) => {
+    if (message.source !== parent || message.origin !== parentOrigin) return;
+    const data = message.data;
+    if (data && typeof data === 'object' && typeof data.fake === 'string') {
+      if (data.fake === 'ready') ready();
+      else if (data.fake === 'emit') data.messages.forEach(post);
+      else if (data.fake === 'navigate') location.href = data.to;
+      else if (data.fake === 'report') post({ fake: 'report', id, received });
+      return;
+    }
+    received.push(data);
+    post(event('service:event:echo', { id, action: data }));
+  });
+
+  post({ fake: 'loaded', id });
+  if (query.get('ready') !== 'manual') ready();
+  for (const message of JSON.parse(query.get('emit') || '[]')) post(message);
+})();
+</script>
+</html>
+`;
+
+function startServer(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/embed') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(EMBED_PAGE);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, origin: `http://127.0.0.1:${port}` });
+    });
+  });
+}
+
+function stopServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const tenant = await startServer();
+  const other = await startServer();
+  project.provide('embedOrigin', tenant.origin);
+  project.provide('otherEmbedOrigin', other.origin);
+  return async () => {
+    await Promise.all([stopServer(tenant.server), stopServer(other.server)]);
+  };
+}

@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vitest/config';
+import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
+
+/**
+ * Each browser project gets a fresh options object: vitest mutates `instances`. The browser is
+ * the one `scripts/ensure-browser.mjs` finds (`npm test` runs it first).
+ */
+function browser() {
+  return {
+    enabled: true,
+    headless: true,
+    provider: playwright({
+      launchOptions: { executablePath: chromiumExecutable(), args: chromiumArgs },
+    }),
+    instances: [{ browser: 'chromium' as const }],
+  };
+}
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'jsdom',
+          include: ['test/unit/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.{ts,tsx}'],
+          globalSetup: ['test/browser/global-setup.ts'],
+          browser: browser(),
+        },
+      },
+      {
+        // Every story is a test: it renders, its play function passes, and axe finds nothing
+        // (a11y `test: 'error'` in .storybook/preview.tsx).
+        plugins: [storybookTest({ configDir: fileURLToPath(new URL('./.storybook', import.meta.url)) })],
+        test: {
+          name: 'storybook',
+          browser: browser(),
+        },
+      },
+    ],
+  },
+});
