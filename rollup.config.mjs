@@ -30,6 +30,13 @@ const ALL_ENTRIES = [
 export const entries = ALL_ENTRIES.filter((entry) => existsSync(entry.input));
 
 const input = Object.fromEntries(entries.map((entry) => [entry.name, entry.input]));
+
+/**
+ * Executables of the package's `bin`: ESM only, built in the same graph as the entries so they
+ * share the emulator's code instead of copying it, and started with a shebang.
+ */
+const BINS = [{ name: 'emulator/cli', input: 'src/emulator/cli.ts' }].filter((bin) => existsSync(bin.input));
+const binNames = new Set(BINS.map((bin) => bin.name));
 const clientEntries = new Set(entries.filter((entry) => entry.client).map((entry) => entry.name));
 
 const externalNames = [
@@ -50,6 +57,7 @@ function external(id) {
  * directives from sources).
  */
 function banner(chunk) {
+  if (chunk.isEntry && binNames.has(chunk.name)) return '#!/usr/bin/env node';
   return chunk.isEntry && clientEntries.has(chunk.name) ? "'use client';" : '';
 }
 
@@ -71,7 +79,7 @@ function copyStyles() {
 }
 
 const code = (format, extension) => ({
-  input,
+  input: format === 'es' ? { ...input, ...Object.fromEntries(BINS.map((bin) => [bin.name, bin.input])) } : input,
   external,
   onwarn,
   plugins: [

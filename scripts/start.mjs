@@ -1,9 +1,10 @@
 // `npm start`: everything a developer needs on a laptop with no tenant, in one command.
 //
-// Today that is Storybook on http://localhost:6006. The local emulator joins here once
-// `src/emulator` exists: start it first (`startEmulator()`), then hand its URLs to Storybook
-// through the environment (`STORYBOOK_SERVICE_URL`, ...) so stories talk to it. Each service is
-// one entry of SERVICES; Ctrl-C (or any one of them exiting) stops them all.
+// The local emulator of the service on http://127.0.0.1:4010 (run from source through
+// scripts/run-ts.mjs) and Storybook on http://localhost:6006, which learns the emulator's address
+// through `STORYBOOK_SERVICE_URL` so every story talks to it. The two are different origins, as a
+// partner app and the tenant are. Each service is one entry of SERVICES; Ctrl-C (or any one of
+// them exiting) stops them all.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,9 +20,16 @@ function binOf(pkgName) {
 }
 
 const port = process.env.STORYBOOK_PORT ?? '6006';
+const emulatorPort = process.env.EMULATOR_PORT ?? '4010';
+const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
 
 /** @type {{ name: string; command: string; args: string[]; env?: Record<string, string> }[]} */
 const SERVICES = [
+  {
+    name: 'emulator',
+    command: process.execPath,
+    args: ['scripts/run-ts.mjs', 'src/emulator/cli.ts', '--', '--port', emulatorPort],
+  },
   {
     name: 'storybook',
     command: process.execPath,
@@ -35,7 +43,7 @@ const SERVICES = [
       '--disable-telemetry',
       '--exact-port',
     ],
-    env: { STORYBOOK_DISABLE_TELEMETRY: '1' },
+    env: { STORYBOOK_DISABLE_TELEMETRY: '1', STORYBOOK_SERVICE_URL: emulatorUrl },
   },
 ];
 
@@ -63,4 +71,4 @@ function stop(exitCode) {
 
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
-console.log(`start: Storybook on http://localhost:${port} (Ctrl-C stops it)`);
+console.log(`start: emulator on ${emulatorUrl}, Storybook on http://localhost:${port} (Ctrl-C stops both)`);

@@ -1,0 +1,42 @@
+// Speed budgets of the test command, checked as ratios (never wall-clock times, which depend on
+// the machine): the chat ingest path must stay within 3x of plain JSON.parse on the same lines,
+// and applying a line late in a thread must cost no more than early on (ratio at most 1.2).
+//
+// A ratio can still be pushed up by another process stealing the CPU mid-run, so a failed
+// attempt is measured again, up to three times; a real regression fails every attempt.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const BUDGETS = { ratioToJsonParse: 3, lastToFirstDecileRatio: 1.2 };
+const ATTEMPTS = 3;
+
+const outDir = resolve('node_modules', '.cache', 'check-bench');
+mkdirSync(outDir, { recursive: true });
+const outfile = join(outDir, 'chat-ingest.mjs');
+await build({
+  entryPoints: ['bench/chat-ingest.ts'],
+  outfile,
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+});
+const { runChatIngestBenchmark } = await import(pathToFileURL(outfile).href);
+
+for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+  const result = await runChatIngestBenchmark();
+  const over = Object.entries(BUDGETS).filter(([key, limit]) => result[key] > limit);
+  console.log(
+    `bench: chat ingest ${result.lines} lines, ${(result.bytes / 1e3).toFixed(0)} kB: ` +
+      `${result.mbPerSecond.toFixed(1)} MB/s, ${result.ratioToJsonParse.toFixed(2)}x JSON.parse (budget ${BUDGETS.ratioToJsonParse}x), ` +
+      `last/first decile ${result.lastToFirstDecileRatio.toFixed(2)} (budget ${BUDGETS.lastToFirstDecileRatio})`,
+  );
+  if (over.length === 0) process.exit(0);
+  console.log(`bench: attempt ${attempt} over budget: ${over.map(([key]) => key).join(', ')}`);
+}
+console.error('bench: over budget in every attempt');
+process.exit(1);
