@@ -3,6 +3,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
+import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession } from './test/browser/commands';
 
 /**
  * Each browser project gets a fresh options object: vitest mutates `instances`. The browser is
@@ -34,7 +35,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
           globalSetup: ['test/browser/global-setup.ts'],
-          browser: browser(),
+          browser: { ...browser(), commands: { mintEmbedSession, emulateColorScheme, auditFrameAccessibility } },
         },
       },
       {

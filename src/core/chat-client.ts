@@ -9,15 +9,28 @@
  */
 import {
   ConnectionLostError,
-  ServiceAbortError,
-  ServiceAuthError,
   ServiceConfigError,
-  ServiceHttpError,
   ServiceStreamError,
   ServiceValidationError,
   StreamingInProgressError,
 } from './errors';
-import type { ServiceError } from './errors';
+import {
+  abortError,
+  backoff,
+  checkOptions,
+  endpoint,
+  followSignal,
+  httpError,
+  isAmount,
+  isFilled,
+  readBody,
+  resolveToken,
+  send,
+  sleep,
+  withDefaults,
+  type TokenSource,
+} from './http';
+import { chatLineError } from './chat-errors';
 import { readNdjson } from './ndjson';
 import {
   CHAT_ABORT_PATH,
@@ -25,6 +38,7 @@ import {
   STREAMING_IN_PROGRESS,
   classifyStreamLine,
   createMessageId,
+  rpcErrorOf,
   sessionSettingsProblems,
   validateChatRequest,
 } from './protocol/chat';
@@ -41,6 +55,7 @@ import type {
   UsageLine,
 } from './protocol/chat';
 import { isRecord } from './protocol/shared';
+
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -187,197 +202,58 @@ export interface ChatClient {
 }
 
 /** Defaults of {@link ResubscribeOptions}. */
-export const DEFAULT_RESUBSCRIBE: Readonly<Required<ResubscribeOptions>> = Object.freeze({
+export const DEFAULT_RESUBSCRIBE: Readonly<Required<ResubscribeOptions>> = {
   retries: 3,
   baseDelayMs: 500,
   maxDelayMs: 8000,
-});
+};
 
 /** The `Accept` header of chat requests: the service serves NDJSON under any of these types. */
 const ACCEPT = 'application/x-ndjson, application/json, text/plain';
 
 /** Statuses a proxy answers while the service restarts; worth another try only while resubscribing. */
-const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+const TRANSIENT_STATUSES = [502, 503, 504];
 
-// ---------------------------------------------------------------------------------------------
-// Auth
-
-type ResolvedAuth =
-  | { kind: 'apiKey'; apiKey: string }
-  | { kind: 'token'; token: string | (() => string | Promise<string>) }
-  | { kind: 'none' };
-
-function resolveAuth(auth: unknown): ResolvedAuth {
-  if (auth === undefined) return { kind: 'none' };
-  if (typeof auth !== 'object' || auth === null) {
-    throw new ServiceConfigError('createChatClient: `auth` must be { apiKey } or { token }');
-  }
-  const hasKey = 'apiKey' in auth;
-  const hasToken = 'token' in auth;
-  if (hasKey && hasToken) {
-    // The service would silently prefer Authorization (5.6): refuse instead of sending two identities.
-    throw new ServiceConfigError('createChatClient: give `auth.apiKey` or `auth.token`, not both');
-  }
-  if (hasKey) {
-    const { apiKey } = auth as { apiKey: unknown };
-    if (typeof apiKey !== 'string' || apiKey.trim() === '') {
-      throw new ServiceConfigError('createChatClient: `auth.apiKey` must be a non-empty string');
-    }
-    return { kind: 'apiKey', apiKey };
-  }
-  if (hasToken) {
-    const { token } = auth as { token: unknown };
-    if (typeof token === 'function') return { kind: 'token', token: token as () => string | Promise<string> };
-    if (typeof token !== 'string' || token.trim() === '') {
-      throw new ServiceConfigError('createChatClient: `auth.token` must be a non-empty string or a function returning one');
-    }
-    return { kind: 'token', token };
-  }
-  throw new ServiceConfigError('createChatClient: `auth` must be { apiKey } or { token }');
+/** Throws the typed error of a `sessionSettings` that breaks a rule of 2.8. */
+function checkSessionSettings(settings: unknown): void {
+  const problems = sessionSettingsProblems(settings);
+  if (problems.length) throw new ServiceValidationError(problems);
 }
 
-async function authHeaders(auth: ResolvedAuth): Promise<Record<string, string>> {
-  switch (auth.kind) {
-    case 'apiKey':
-      return { Authorization: `Api-Key ${auth.apiKey}` };
-    case 'token': {
-      const token = typeof auth.token === 'function' ? await auth.token() : auth.token;
-      if (typeof token !== 'string' || token.trim() === '') {
-        throw new ServiceConfigError('The `auth.token` getter of the chat client returned no token');
-      }
-      return { 'X-Service-Auth-Token': token };
-    }
-    case 'none':
-      return {};
-  }
-}
 
-// ---------------------------------------------------------------------------------------------
-// Small helpers
-
-
-/** `{url}` + `path`, tolerating a trailing slash and keeping a query string or hash after the path. */
-function endpoint(url: string, path: string): string {
-  const cut = url.search(/[?#]/);
-  const base = cut === -1 ? url : url.slice(0, cut);
-  const rest = cut === -1 ? '' : url.slice(cut);
-  return base.replace(/\/+$/, '') + path + rest;
-}
-
-function abortErrorFrom(signal: AbortSignal | undefined, what: string): ServiceAbortError {
-  return new ServiceAbortError(`${what} was aborted`, { cause: signal?.reason });
-}
-
-/** Waits `ms`, or rejects with a {@link ServiceAbortError} as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(abortErrorFrom(signal, 'The chat stream'));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortErrorFrom(signal, 'The chat stream'));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Exponential backoff with "equal jitter": never less than half the step, so retries stay spaced. */
-function backoffDelay(attempt: number, options: Required<ResubscribeOptions>): number {
-  const step = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(step / 2 + Math.random() * (step / 2));
-}
-
-function resolveResubscribe(value: ChatClientOptions['resubscribe']): Required<ResubscribeOptions> | false {
-  if (value === false) return false;
-  const retries = value?.retries ?? DEFAULT_RESUBSCRIBE.retries;
-  const baseDelayMs = value?.baseDelayMs ?? DEFAULT_RESUBSCRIBE.baseDelayMs;
-  const maxDelayMs = value?.maxDelayMs ?? DEFAULT_RESUBSCRIBE.maxDelayMs;
-  if (!Number.isInteger(retries) || retries < 0) {
-    throw new ServiceConfigError('createChatClient: `resubscribe.retries` must be an integer of 0 or more');
-  }
-  for (const [name, delay] of [['baseDelayMs', baseDelayMs], ['maxDelayMs', maxDelayMs]] as const) {
-    if (!Number.isFinite(delay) || delay < 0) throw new ServiceConfigError(`createChatClient: \`resubscribe.${name}\` must be a number of 0 or more`);
-  }
-  return { retries, baseDelayMs, maxDelayMs };
-}
-
-function rpcErrorOf(line: RpcErrorLine): { code: number; message: string } {
-  const { code, message } = line.error as { code?: unknown; message?: unknown };
-  return {
-    code: typeof code === 'number' ? code : Number.NaN,
-    message: typeof message === 'string' ? message : 'Unauthorized',
-  };
-}
-
-function isRpcError(value: unknown): value is RpcErrorLine {
-  return isRecord(value) && typeof value.jsonrpc === 'string' && isRecord(value.error);
-}
-
-/** Reads an error body: the parsed JSON (or raw text) and the service's own message in it. */
-async function readErrorBody(response: Response): Promise<{ body: unknown; serviceMessage: string | undefined }> {
-  let text = '';
-  try {
-    text = await response.text();
-  } catch {
-    // An unreadable error body must not hide the status, which is the information that matters.
-  }
-  let body: unknown = text;
-  if (text.trim() !== '') {
-    try {
-      body = JSON.parse(text) as unknown;
-    } catch {
-      // Not JSON (a proxy's HTML page, plain text): keep the text.
-    }
-  }
-  let serviceMessage: string | undefined;
-  if (isRpcError(body)) serviceMessage = rpcErrorOf(body).message;
-  else if (isRecord(body) && typeof body.error === 'string') serviceMessage = body.error;
-  else if (isRecord(body) && typeof body.message === 'string') serviceMessage = body.message;
-  else if (typeof body === 'string' && body.trim() !== '' && body.length <= 500) serviceMessage = body.trim();
-  return { body, serviceMessage };
-}
-
-function failureMessage(what: string, status: number, serviceMessage: string | undefined): string {
-  return `${what} failed with HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}`;
-}
-
-/** Maps a non-2xx chat response to its typed error (7, service-behaviour 1). */
-async function chatHttpError(response: Response): Promise<ServiceError> {
-  const { status } = response;
-  const { body, serviceMessage } = await readErrorBody(response);
-  if (status === 401 || status === 403) {
-    return new ServiceAuthError(failureMessage('Chat authentication', status, serviceMessage), {
-      status,
-      ...(isRpcError(body) ? { rpcError: rpcErrorOf(body) } : {}),
-    });
-  }
-  if (status === 409 && (serviceMessage ?? '').includes(STREAMING_IN_PROGRESS)) return new StreamingInProgressError({ status });
-  return new ServiceHttpError(failureMessage('Chat request', status, serviceMessage), { status, serviceMessage, body });
+/** The error of a `__suspended__` line: the service's own text, or `fallback`. */
+function suspendedError(line: SuspendedLine, fallback: string): ServiceStreamError {
+  return new ServiceStreamError(line.error || fallback, { code: 'chat_suspended' });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Replay dedupe
 
-interface YieldedMessage {
-  /** `content` and `thinking` as the consumer holds them after applying every yielded line. */
+/** `content` and `thinking` as a reader holds them after applying lines, and the deltas since the last replacement. */
+interface TextState {
   content: string;
   thinking: string;
-  /** Delta lines yielded since the last yielded replacement. */
   deltas: number;
-  /** JSON text of every replacement (`isDelta` not `true`) yielded for this id. */
-  replacements: Set<string>;
 }
 
-interface ReplayedMessage {
-  content: string;
-  thinking: string;
-  deltas: number;
+/** Applies a line's text to `state` as a consumer does: a delta appends, anything else replaces. */
+function applyText(state: TextState, line: StreamMessage | StateLine): void {
+  const { content, thinking } = line as StreamMessage;
+  if (line.isDelta === true) {
+    state.content += content ?? '';
+    state.thinking += thinking ?? '';
+    state.deltas += 1;
+  } else {
+    state.content = content ?? '';
+    state.thinking = thinking ?? '';
+    state.deltas = 0;
+  }
+}
+
+/** The part of `next` beyond `known`; `''` when `next` does not reach past it; `undefined` when they disagree. */
+function beyond(known: string, next: string): string | undefined {
+  if (next.startsWith(known)) return next.slice(known.length);
+  return known.startsWith(next) ? '' : undefined;
 }
 
 /** Decides, line by line, what of a replayed stream is new. Created by {@link createReplayFilter}. */
@@ -418,34 +294,18 @@ export interface ReplayFilter {
  * deltas of earlier runs of the thread would repeat their text (no documented form does that).
  */
 export function createReplayFilter(): ReplayFilter {
-  const yielded = new Map<string, YieldedMessage>();
-  const replayed = new Map<string, ReplayedMessage>();
+  /** Per id: the text the consumer holds, and the JSON text of every replacement yielded. */
+  const yielded = new Map<string, TextState & { replacements: Set<string> }>();
+  /** Per id: the text as the current response's replay rebuilds it. */
+  const replayed = new Map<string, TextState>();
   let resumed = false;
 
-  function record(line: StreamMessage | StateLine): void {
+  function record<T extends StreamMessage | StateLine>(line: T): T {
     let entry = yielded.get(line.id);
-    if (!entry) {
-      entry = { content: '', thinking: '', deltas: 0, replacements: new Set() };
-      yielded.set(line.id, entry);
-    }
-    const message = line as StreamMessage;
-    if (line.isDelta === true) {
-      entry.content += message.content ?? '';
-      entry.thinking += message.thinking ?? '';
-      entry.deltas += 1;
-    } else {
-      entry.content = message.content ?? '';
-      entry.thinking = message.thinking ?? '';
-      entry.deltas = 0;
-      entry.replacements.add(JSON.stringify(line));
-    }
-  }
-
-  /** The part of `next` beyond `known`; `''` when `next` does not reach past it; `undefined` when they disagree. */
-  function beyond(known: string, next: string): string | undefined {
-    if (next.startsWith(known)) return next.slice(known.length);
-    if (known.startsWith(next)) return '';
-    return undefined;
+    if (!entry) yielded.set(line.id, (entry = { content: '', thinking: '', deltas: 0, replacements: new Set() }));
+    applyText(entry, line);
+    if (line.isDelta !== true) entry.replacements.add(JSON.stringify(line));
+    return line;
   }
 
   return {
@@ -454,63 +314,38 @@ export function createReplayFilter(): ReplayFilter {
       replayed.clear();
     },
     accept<T extends StreamMessage | StateLine>(line: T): T | undefined {
-      if (!resumed) {
-        record(line);
-        return line;
-      }
+      if (!resumed) return record(line);
       const message = line as StreamMessage;
-      const before = yielded.get(line.id);
+      const known = yielded.get(line.id) ?? { content: '', thinking: '', deltas: 0, replacements: new Set<string>() };
       let replay = replayed.get(line.id);
-      if (!replay) {
-        replay = { content: '', thinking: '', deltas: 0 };
-        replayed.set(line.id, replay);
-      }
-      if (line.isDelta !== true) {
-        replay.content = message.content ?? '';
-        replay.thinking = message.thinking ?? '';
-        replay.deltas = 0;
-        if (before?.replacements.has(JSON.stringify(line))) return undefined;
-        record(line);
-        return line;
-      }
-      replay.content += message.content ?? '';
-      replay.thinking += message.thinking ?? '';
-      replay.deltas += 1;
-      const known = before ?? { content: '', thinking: '', deltas: 0 };
+      if (!replay) replayed.set(line.id, (replay = { content: '', thinking: '', deltas: 0 }));
+      applyText(replay, line);
+      if (line.isDelta !== true) return known.replacements.has(JSON.stringify(line)) ? undefined : record(line);
+
       const newContent = beyond(known.content, replay.content);
       const newThinking = beyond(known.thinking, replay.thinking);
       if (newContent === undefined || newThinking === undefined) {
         const replacement = { ...line, isDelta: false, content: replay.content } as T & StreamMessage;
         if (replay.thinking !== '' || message.thinking !== undefined) replacement.thinking = replay.thinking;
-        record(replacement);
-        return replacement;
+        return record(replacement);
       }
       const chunkContent = message.content ?? '';
       const chunkThinking = message.thinking ?? '';
       if (newContent === '' && newThinking === '') {
         const carriesText = chunkContent !== '' || chunkThinking !== '';
-        if (carriesText || replay.deltas <= known.deltas) return undefined;
-        record(line);
-        return line;
+        return carriesText || replay.deltas <= known.deltas ? undefined : record(line);
       }
-      if (newContent === chunkContent && newThinking === chunkThinking) {
-        record(line);
-        return line;
-      }
+      if (newContent === chunkContent && newThinking === chunkThinking) return record(line);
       const trimmed = { ...line } as T & StreamMessage;
       if (message.content !== undefined) trimmed.content = newContent;
       if (message.thinking !== undefined) trimmed.thinking = newThinking;
-      record(trimmed);
-      return trimmed;
+      return record(trimmed);
     },
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // The client
-
-/** Why a response stopped before the stream's end. */
-type Interruption = { reason: 'connection_lost' | 'suspended'; cause: unknown };
 
 /**
  * Creates a client of the Chat API (service-interface 4.4) for one `{ai_url}` or proxy route.
@@ -526,50 +361,44 @@ type Interruption = { reason: 'connection_lost' | 'suspended'; cause: unknown };
  */
 export function createChatClient(options: ChatClientOptions): ChatClient {
   if (!isRecord(options)) throw new ServiceConfigError('createChatClient: options must be an object');
-  const { url, onInvalidLine, onMalformedLine, onResubscribe } = options;
-  if (typeof url !== 'string' || url.trim() === '') {
-    throw new ServiceConfigError('createChatClient: `url` must be `{ai_url}` or your proxy route, a non-empty string');
-  }
-  const auth = resolveAuth(options.auth);
-  const resubscribe = resolveResubscribe(options.resubscribe);
-  const defaultSettings = auth.kind === 'apiKey' ? options.sessionSettings : undefined;
-  if (defaultSettings !== undefined) {
-    const problems = sessionSettingsProblems(defaultSettings);
-    if (problems.length > 0) throw new ServiceValidationError(problems, { message: `createChatClient: invalid sessionSettings: ${problems.join('; ')}` });
-  }
-  if (auth.kind === 'apiKey' && !options.dangerouslyAllowBrowser && typeof document !== 'undefined') {
+  const { url, auth, onInvalidLine, onMalformedLine, onResubscribe } = options;
+  const credential: { apiKey?: unknown; token?: unknown } = isRecord(auth) ? auth : {};
+  const hasKey = 'apiKey' in credential;
+  const hasToken = 'token' in credential;
+  const resubscribe = options.resubscribe === false ? false : withDefaults(DEFAULT_RESUBSCRIBE, options.resubscribe);
+  checkOptions('createChatClient', [
+    [isFilled(url), 'url: must be `{ai_url}` or your proxy route'],
+    // The service would silently prefer Authorization (5.6): refuse instead of sending two identities.
+    [auth === undefined || hasKey !== hasToken, 'auth: must be { apiKey } or { token }, not both'],
+    [!hasKey || isFilled(credential.apiKey), 'auth.apiKey: must be a non-empty string'],
+    [
+      !hasToken || typeof credential.token === 'function' || isFilled(credential.token),
+      'auth.token: must be a non-empty string or a function',
+    ],
+    [!resubscribe || isAmount(resubscribe.retries, 0, true), 'resubscribe.retries: must be an integer of 0 or more'],
+    [
+      !resubscribe || (isAmount(resubscribe.baseDelayMs) && isAmount(resubscribe.maxDelayMs)),
+      'resubscribe delays: must be numbers of 0 or more',
+    ],
+  ]);
+  const defaultSettings = hasKey ? options.sessionSettings : undefined;
+  if (defaultSettings !== undefined) checkSessionSettings(defaultSettings);
+  if (hasKey && !options.dangerouslyAllowBrowser && typeof document !== 'undefined') {
     // service-behaviour 1: an API key must never reach a browser. A warning, not a throw, because
     // test environments such as jsdom define `document` too.
-    console.warn(
-      '@service/react: createChatClient got an API key in what looks like a browser. Anyone can read it there. ' +
-        'Use a deployment token (`auth: { token }`) or your own server route (no `auth`) instead.',
-    );
+    console.warn('@service/react: an API key in a browser is readable by anyone: use `auth: { token }` or a server route');
   }
   const streamUrl = endpoint(url, CHAT_STREAM_PATH);
   const abortUrl = endpoint(url, CHAT_ABORT_PATH);
 
-  function fetchImpl(): typeof fetch {
-    const impl = options.fetch ?? globalThis.fetch;
-    if (typeof impl !== 'function') {
-      throw new ServiceConfigError('No `fetch` available: pass `fetch` to createChatClient');
-    }
-    return impl;
-  }
-
   /** Headers of one request; the token getter runs here, once per HTTP request. */
-  async function requestHeaders(): Promise<Record<string, string>> {
-    return { 'Content-Type': 'application/json', Accept: ACCEPT, ...(await authHeaders(auth)) };
-  }
-
-  /**
-   * Sends one POST. `fetch` is resolved before the call so that a missing `fetch` is a config
-   * error, never mistaken for a dropped connection; it is called as a plain function because a
-   * `fetch` stored on an object and called as a method throws "Illegal invocation" in browsers.
-   */
-  function post(target: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): () => Promise<Response> {
-    const doFetch = fetchImpl();
-    const init: RequestInit = { method: 'POST', headers, body: JSON.stringify(body), signal };
-    return () => doFetch(target, init);
+  async function headers(): Promise<Record<string, string>> {
+    const result: Record<string, string> = { Accept: ACCEPT };
+    if (hasKey) result.Authorization = `Api-Key ${credential.apiKey as string}`;
+    else if (hasToken) {
+      result['X-Service-Auth-Token'] = await resolveToken(credential.token as TokenSource, 'createChatClient');
+    }
+    return result;
   }
 
   /** The body to send: messageId added, sessionSettings resolved for the credential, all checked. */
@@ -577,14 +406,13 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     if (!isRecord(request)) throw new ServiceValidationError(['body: must be a JSON object']);
     const body: ChatRequest = { ...request };
     if (body.input !== undefined && body.messageId === undefined) body.messageId = createMessageId();
-    if (auth.kind === 'apiKey') {
+    if (hasKey) {
       const settings = request.sessionSettings ?? defaultSettings;
       if (settings === undefined) {
-        throw new ServiceConfigError(
-          'Chat with an API key needs sessionSettings (who is the chat user?): pass `sessionSettings` ' +
-            'to createChatClient or to this request, with exactly one of externalId or internalId.',
-          { code: 'session_settings_required' },
-        );
+        // The same words as the protocol's rule (2.8), on the client or on this request.
+        throw new ServiceConfigError('createChatClient: sessionSettings: required with an API key (who is the chat user?)', {
+          code: 'session_settings_required',
+        });
       }
       body.sessionSettings = settings;
     } else {
@@ -592,21 +420,18 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       // through a proxy route the host's server decides who the user is. Never send it.
       delete body.sessionSettings;
     }
-    const result = validateChatRequest(body, { auth: auth.kind === 'apiKey' ? 'apiKey' : 'token' });
+    const result = validateChatRequest(body, { auth: hasKey ? 'apiKey' : 'token' });
     if (!result.ok) throw new ServiceValidationError(result.problems);
     return body;
   }
 
   async function* stream(request: ChatRequest, streamOptions: ChatStreamOptions = {}): AsyncGenerator<ChatStreamLine, void, undefined> {
     const callerSignal = streamOptions.signal;
-    if (callerSignal?.aborted) throw abortErrorFrom(callerSignal, 'The chat stream');
+    const aborted = () => abortError('The chat stream', callerSignal);
+    if (callerSignal?.aborted) throw aborted();
     let body = prepare(request);
 
-    const controller = new AbortController();
-    const onCallerAbort = () => controller.abort(callerSignal?.reason);
-    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    const aborted = () => callerSignal?.aborted === true;
-
+    const { signal, release } = followSignal(callerSignal);
     const filter = createReplayFilter();
     let chatId = body.chatId;
     let cutoffYielded = false;
@@ -616,29 +441,38 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     try {
       for (let connection = 0; ; connection += 1) {
         if (connection > 0) filter.resume();
-        let interruption: Interruption | undefined;
+        // Why this response stopped before the stream's end, and what said so.
+        let reason: ResubscribeEvent['reason'] = 'connection_lost';
+        let cause: unknown;
         let progressed = false;
 
-        const send = post(streamUrl, await requestHeaders(), body, controller.signal);
-        if (aborted()) throw abortErrorFrom(callerSignal, 'The chat stream');
+        const requestHeaders = await headers();
+        if (callerSignal?.aborted) throw aborted();
+        // A missing `fetch` throws here, outside the `try`: a config error, never a lost connection.
+        const sent = send(options.fetch, streamUrl, requestHeaders, body, signal);
         let response: Response | undefined;
         try {
-          response = await send();
+          response = await sent;
         } catch (error) {
-          if (aborted()) throw abortErrorFrom(callerSignal, 'The chat stream');
-          interruption = { reason: 'connection_lost', cause: error };
+          if (callerSignal?.aborted) throw aborted();
+          cause = error;
         }
 
         if (response && !response.ok) {
-          if (!(started && TRANSIENT_STATUSES.has(response.status))) throw await chatHttpError(response);
-          await response.body?.cancel().catch(() => {});
-          interruption = { reason: 'connection_lost', cause: new ServiceHttpError(`Chat resubscription got HTTP ${response.status}`, { status: response.status }) };
+          const error = await httpError(response, 'Chat request', [401, 403]);
+          // 3: a second input while the thread streams (409, the service's own words in the message).
+          if (error.status === 409 && error.message.includes(STREAMING_IN_PROGRESS)) {
+            throw new StreamingInProgressError({ status: 409, cause: error });
+          }
+          // A proxy's 502/503/504 while resubscribing is a restarting service: one more failed attempt.
+          if (!(started && TRANSIENT_STATUSES.includes(response.status))) throw error;
+          cause = error;
         } else if (response) {
           if (!response.body) {
-            throw new ServiceConfigError('This `fetch` returned no readable body: chat streaming needs `ReadableStream` response bodies');
+            throw new ServiceConfigError('This `fetch` gave no body to stream');
           }
           started = true;
-          const lines = readNdjson(response.body, { signal: controller.signal, ...(onMalformedLine ? { onMalformedLine } : {}) });
+          const lines = readNdjson(response.body, { signal, onMalformedLine });
           let sawAborted = false;
           try {
             for (;;) {
@@ -646,15 +480,15 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
               try {
                 next = await lines.next();
               } catch (error) {
-                if (aborted()) throw abortErrorFrom(callerSignal, 'The chat stream');
+                if (callerSignal?.aborted) throw aborted();
                 // After __aborted__ nothing more is owed; resending could even start the agent again.
                 if (sawAborted) return;
-                interruption = { reason: 'connection_lost', cause: error };
+                cause = error;
                 break;
               }
               if (next.done) {
                 if (sawAborted) return;
-                interruption = { reason: 'connection_lost', cause: new Error('The chat stream ended before __usage__') };
+                cause = new Error('The chat stream ended before __usage__');
                 break;
               }
               const classified = classifyStreamLine(next.value);
@@ -662,31 +496,21 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                 case 'invalid':
                   onInvalidLine?.(classified.value, classified.reason);
                   continue;
-                case 'rpcError': {
-                  const rpcError = rpcErrorOf(classified.line);
-                  throw new ServiceAuthError(`Chat authentication failed: ${rpcError.message}`, { rpcError });
-                }
-                case 'error': {
-                  const message = classified.line.error;
-                  if (message.includes(STREAMING_IN_PROGRESS)) throw new StreamingInProgressError();
-                  throw new ServiceStreamError(message);
-                }
-                case 'suspended': {
-                  const line: SuspendedLine = classified.line;
-                  if (line.retryable === false) {
-                    throw new ServiceStreamError(line.error || 'The chat stream was suspended and cannot be resumed', { code: 'chat_suspended' });
-                  }
-                  interruption = { reason: 'suspended', cause: line };
+                case 'rpcError':
+                case 'error':
+                  throw chatLineError(classified.line);
+                case 'suspended':
+                  if (classified.line.retryable === false) throw suspendedError(classified.line, 'The chat stream was suspended and cannot be resumed');
+                  reason = 'suspended';
+                  cause = classified.line;
                   break;
-                }
                 case 'cutoff': {
                   const cutoffChatId = classified.line.state.chatId;
                   if (chatId === undefined) chatId = cutoffChatId;
                   else if (connection > 0 && cutoffChatId !== chatId) {
-                    throw new ConnectionLostError(
-                      `The resent chat request joined thread ${cutoffChatId} instead of ${chatId}`,
-                      { attempts: failures },
-                    );
+                    throw new ConnectionLostError(`The resent chat request joined thread ${cutoffChatId}, not ${chatId}`, {
+                      attempts: failures,
+                    });
                   }
                   if (cutoffYielded) continue;
                   cutoffYielded = true;
@@ -719,90 +543,67 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         }
 
         // The stream stopped before its end: resend the same body, if that can work.
-        const cause = interruption?.cause;
         if (progressed) failures = 0;
         if (chatId === undefined) {
           // Without the thread's id a resend would open a second thread and pay for a second agent
           // run if the first request did reach the service. With it, a resend is safe either way:
           // the same messageId joins the run if there is one (3) and starts it if there is none.
           throw new ConnectionLostError(
-            started ? 'The chat stream broke off before __cutoff__ named its thread' : 'Could not reach the chat service',
+            started ? 'The chat stream broke off before __cutoff__' : 'Could not reach the chat service',
             { attempts: failures, cause },
           );
         }
-        const reasonCause = interruption?.reason === 'suspended'
-          ? new ServiceStreamError((cause as SuspendedLine).error || 'The chat stream was suspended', { code: 'chat_suspended' })
-          : cause;
-        if (resubscribe === false) {
-          throw new ConnectionLostError('The chat stream broke off and resubscribe is off', { attempts: 0, cause: reasonCause });
-        }
-        if (failures >= resubscribe.retries) {
-          throw new ConnectionLostError(`The chat stream broke off and ${failures} resends in a row brought nothing new`, {
-            attempts: failures,
-            cause: reasonCause,
+        const lost = (message: string, attempts: number) =>
+          new ConnectionLostError(message, {
+            attempts,
+            cause: reason === 'suspended' ? suspendedError(cause as SuspendedLine, 'The chat stream was suspended') : cause,
           });
+        if (resubscribe === false) throw lost('The chat stream broke off and resubscribe is off', 0);
+        if (failures >= resubscribe.retries) {
+          throw lost(`The chat stream broke off; ${failures} resends brought nothing new`, failures);
         }
         failures += 1;
-        const delayMs = backoffDelay(failures, resubscribe);
-        onResubscribe?.({ attempt: failures, delayMs, reason: interruption?.reason ?? 'connection_lost', chatId, cause });
-        await sleep(delayMs, controller.signal);
-        if (aborted()) throw abortErrorFrom(callerSignal, 'The chat stream');
+        // "Equal jitter": never less than half the step, so retries stay spaced.
+        const step = backoff(failures, resubscribe.baseDelayMs, resubscribe.maxDelayMs);
+        const delayMs = Math.round(step / 2 + Math.random() * (step / 2));
+        onResubscribe?.({ attempt: failures, delayMs, reason, chatId, cause });
+        await sleep(delayMs, signal, 'The chat stream');
+        if (callerSignal?.aborted) throw aborted();
         // The same body, so the service resubscribes us to the same stream (3); the chatId of
         // __cutoff__ makes a request that opened a new thread join that thread.
         body = { ...body, chatId };
       }
     } finally {
-      callerSignal?.removeEventListener('abort', onCallerAbort);
       // Leaving early (break, return, error) must not leave the connection open.
-      controller.abort();
+      release();
     }
   }
 
   async function abort(chatId: string, abortOptions: ChatAbortOptions = {}): Promise<void> {
     const { signal } = abortOptions;
-    if (typeof chatId !== 'string' || chatId === '') {
-      throw new ServiceValidationError(['chatId: must be the chat id of an active or recently completed chat']);
+    if (!isFilled(chatId)) {
+      throw new ServiceValidationError(['chatId: must be a non-empty string']);
     }
-    if (signal?.aborted) throw abortErrorFrom(signal, 'The chat abort request');
+    if (signal?.aborted) throw abortError('The chat abort request', signal);
     const body: AbortRequest = { chatId };
-    if (auth.kind === 'apiKey') {
-      const settings = abortOptions.sessionSettings ?? defaultSettings;
-      if (settings !== undefined) {
-        const problems = sessionSettingsProblems(settings);
-        if (problems.length > 0) throw new ServiceValidationError(problems);
-        body.sessionSettings = settings;
-      }
+    const settings = hasKey ? abortOptions.sessionSettings ?? defaultSettings : undefined;
+    if (settings !== undefined) {
+      checkSessionSettings(settings);
+      body.sessionSettings = settings;
     }
-    const send = post(abortUrl, await requestHeaders(), body, signal ?? new AbortController().signal);
+    const sent = send(options.fetch, abortUrl, await headers(), body, signal);
     let response: Response;
     try {
-      response = await send();
+      response = await sent;
     } catch (error) {
-      if (signal?.aborted) throw abortErrorFrom(signal, 'The chat abort request');
-      throw new ConnectionLostError('Could not reach the chat service to abort the stream', { attempts: 0, cause: error });
-    }
-    if (response.ok) {
-      // 204 has no body; a JSON-RPC error object in a 200 is the service's way of refusing the credential.
-      const { body: answer } = await readErrorBody(response);
-      if (isRpcError(answer)) {
-        const rpcError = rpcErrorOf(answer);
-        throw new ServiceAuthError(`Chat authentication failed: ${rpcError.message}`, { rpcError });
-      }
-      return;
-    }
-    const { body: errorBody, serviceMessage } = await readErrorBody(response);
-    if (response.status === 401) {
-      throw new ServiceAuthError(failureMessage('Chat abort authentication', 401, serviceMessage), {
-        status: 401,
-        ...(isRpcError(errorBody) ? { rpcError: rpcErrorOf(errorBody) } : {}),
-      });
+      if (signal?.aborted) throw abortError('The chat abort request', signal);
+      throw new ConnectionLostError('Could not reach the chat service', { attempts: 0, cause: error });
     }
     // 403 here means the caller does not own the thread (4.4), not a refused credential.
-    throw new ServiceHttpError(failureMessage('Chat abort', response.status, serviceMessage), {
-      status: response.status,
-      serviceMessage,
-      body: errorBody,
-    });
+    if (!response.ok) throw await httpError(response, 'Chat abort', [401]);
+    // 204 has no body; a JSON-RPC error object in a 200 is the service's way of refusing the credential.
+    const answer = await readBody(response);
+    if (rpcErrorOf(answer)) throw chatLineError(answer as RpcErrorLine);
   }
 
   return { stream, abort };

@@ -14,15 +14,21 @@
  *
  * @module
  */
+import { ConnectionLostError, ServiceAbortError, ServiceError, ServiceStreamError } from './errors';
 import {
-  ConnectionLostError,
-  ServiceAbortError,
-  ServiceAuthError,
-  ServiceConfigError,
-  ServiceError,
-  ServiceHttpError,
-  ServiceStreamError,
-} from './errors';
+  abortError,
+  backoff,
+  checkOptions,
+  endpoint,
+  followSignal,
+  httpError,
+  isAmount,
+  isFilled,
+  resolveToken,
+  send,
+  sleep,
+  withDefaults,
+} from './http';
 import { readNdjson } from './ndjson';
 import {
   DATA_API_PATHS,
@@ -32,7 +38,6 @@ import {
   isLoadResponse,
   isMetaResponse,
   isMultiLoadResponse,
-  isUserErrorBody,
   type CubeSqlColumn,
   type CubeSqlRequest,
   type CubeSqlRow,
@@ -54,10 +59,10 @@ import {
 export class DataQueryError extends ServiceStreamError {
   static override readonly errorName: string = 'DataQueryError';
   /** The service's own message. */
-  readonly serviceMessage: string;
+  declare readonly serviceMessage: string;
 
   constructor(serviceMessage: string, options: { cause?: unknown } = {}) {
-    super(`The data API reported a query error: ${serviceMessage}`, { code: 'query_error', cause: options.cause });
+    super(`The data API query failed: ${serviceMessage}`, { code: 'query_error', cause: options.cause });
     this.serviceMessage = serviceMessage;
   }
 }
@@ -69,12 +74,11 @@ export class DataQueryError extends ServiceStreamError {
 export class ContinueWaitExhaustedError extends ServiceError {
   static override readonly errorName: string = 'ContinueWaitExhaustedError';
   /** Requests sent, all answered `Continue wait`. */
-  readonly attempts: number;
+  declare readonly attempts: number;
 
   constructor(options: { attempts: number; cause?: unknown }) {
     super(
-      `The data API was still computing the result after ${options.attempts} attempts ("Continue wait"); ` +
-        'try again later or raise continueWait.maxAttempts',
+      `The data API answered "Continue wait" ${options.attempts} times: try again later or raise continueWait.maxAttempts`,
       { code: 'continue_wait_exhausted', cause: options.cause },
     );
     this.attempts = options.attempts;
@@ -101,10 +105,10 @@ export interface ContinueWaitOptions {
 }
 
 /** Defaults of {@link ContinueWaitOptions}. */
-export const DEFAULT_CONTINUE_WAIT: Readonly<Required<ContinueWaitOptions>> = Object.freeze({
+export const DEFAULT_CONTINUE_WAIT: Readonly<Required<ContinueWaitOptions>> = {
   maxAttempts: 30,
   delayMs: 250,
-});
+};
 
 /** Options of {@link createDataClient}. */
 export interface DataClientOptions {
@@ -167,93 +171,12 @@ export interface DataClient {
 // Implementation
 // ---------------------------------------------------------------------------------------------
 
-/** Returned by one attempt when the service answered `Continue wait`. */
-const CONTINUE = Symbol('continue-wait');
-
-function abortError(signal: AbortSignal): ServiceAbortError {
-  return new ServiceAbortError('The data API call was aborted', { cause: signal.reason });
-}
-
-/** Resolves after `ms`, or rejects with `ServiceAbortError` as soon as `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * Maps anything thrown during a call to the library's errors: an abort of the caller's signal
- * wins; our own errors pass; anything else (a `TypeError` from `fetch`, a socket cut mid-body) is
- * a lost connection.
- */
-function toServiceError(error: unknown, signal: AbortSignal | undefined, url: string): ServiceError {
-  if (signal?.aborted) return ServiceAbortError.isInstance(error) ? error : abortError(signal);
-  if (ServiceError.isInstance(error)) return error;
-  return new ConnectionLostError(`The connection to the data API at ${url} failed`, { attempts: 0, cause: error });
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-async function httpError(response: Response, path: string): Promise<ServiceError> {
-  const body = await readBody(response).catch(() => undefined);
-  const serviceMessage = isDataErrorBody(body) ? body.error : undefined;
-  const said = serviceMessage ?? (response.statusText || `HTTP ${response.status}`);
-  if (response.status === 401 || response.status === 403)
-    return new ServiceAuthError(`The data API refused the token (${response.status}): ${said}`, {
-      status: response.status,
-    });
-  const what = isUserErrorBody(body) ? 'rejected the query' : `answered ${response.status}`;
-  return new ServiceHttpError(`The data API ${what} on ${path}: ${said}`, {
-    status: response.status,
-    serviceMessage,
-    body,
-  });
-}
-
 /** The SQL stream broke the protocol (`invalid_stream`, `incomplete_stream`, `malformed_line`). */
 function streamError(message: string, code: string): ServiceStreamError {
   return new ServiceStreamError(message, { code });
 }
 
-function invalidResponse(path: string, status: number, cause?: unknown): ServiceError {
-  return new ServiceError(`The data API answered ${path} with a body of an unexpected shape`, {
-    code: 'invalid_response',
-    status,
-    cause,
-  });
-}
-
-function checkOptions(options: DataClientOptions): Required<ContinueWaitOptions> {
-  const problems: string[] = [];
-  if (typeof options.url !== 'string' || options.url.trim() === '')
-    problems.push('url: must be the data API URL ({data_url}), for example https://data.example.com/api');
-  if (!(typeof options.token === 'string' || typeof options.token === 'function'))
-    problems.push('token: must be the JWT string or a function that returns it');
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') problems.push('fetch: must be a function');
-  const maxAttempts = options.continueWait?.maxAttempts ?? DEFAULT_CONTINUE_WAIT.maxAttempts;
-  const delayMs = options.continueWait?.delayMs ?? DEFAULT_CONTINUE_WAIT.delayMs;
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
-    problems.push('continueWait.maxAttempts: must be a whole number of at least 1');
-  if (!Number.isFinite(delayMs) || delayMs < 0) problems.push('continueWait.delayMs: must be 0 or more milliseconds');
-  if (problems.length > 0) throw new ServiceConfigError(`createDataClient: ${problems.join('; ')}`);
-  return { maxAttempts, delayMs };
-}
+const ABORTED = 'The data API call';
 
 /**
  * Creates a client of the data API. Nothing is sent until a method is called.
@@ -267,53 +190,41 @@ function checkOptions(options: DataClientOptions): Required<ContinueWaitOptions>
  * ```
  */
 export function createDataClient(options: DataClientOptions): DataClient {
-  const continueWait = checkOptions(options);
-  const base = options.url.replace(/\/+$/, '');
-  const { token } = options;
+  const { url, token } = options;
+  const continueWait = withDefaults(DEFAULT_CONTINUE_WAIT, options.continueWait);
+  checkOptions('createDataClient', [
+    [isFilled(url), 'url: must be the data API URL ({data_url})'],
+    [typeof token === 'function' || isFilled(token), 'token: must be the JWT or a function returning it'],
+    [options.fetch === undefined || typeof options.fetch === 'function', 'fetch: must be a function'],
+    [isAmount(continueWait.maxAttempts, 1, true), 'continueWait.maxAttempts: must be an integer of 1 or more'],
+    [isAmount(continueWait.delayMs), 'continueWait.delayMs: must be a number of 0 or more'],
+  ]);
 
-  async function resolveToken(): Promise<string> {
-    const value = typeof token === 'function' ? await token() : token;
-    if (typeof value !== 'string' || value === '')
-      throw new ServiceConfigError(
-        'createDataClient: the token function returned no token (expected a non-empty JWT string)',
-      );
-    return value;
+  /**
+   * Maps anything thrown during a call to the library's errors: an abort of the caller's signal
+   * wins; our own errors pass; anything else (a `TypeError` from `fetch`, a socket cut mid-body) is
+   * a lost connection.
+   */
+  function toServiceError(error: unknown, signal: AbortSignal | undefined): ServiceError {
+    if (signal?.aborted) return ServiceAbortError.isInstance(error) ? error : abortError(ABORTED, signal);
+    if (ServiceError.isInstance(error)) return error;
+    return new ConnectionLostError(`Could not reach the data API at ${url}`, { attempts: 0, cause: error });
   }
 
   /** Sends one request; resolves with a 2xx response, throws the typed error otherwise. */
-  async function send(path: string, body: unknown, signal: AbortSignal | undefined): Promise<Response> {
-    const headers: Record<string, string> = { Authorization: await resolveToken() };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== 'function')
-      throw new ServiceConfigError('createDataClient: no fetch available; pass options.fetch');
-    const init: RequestInit = { method: body === undefined ? 'GET' : 'POST', headers };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    if (signal) init.signal = signal;
-    const response = await fetchImpl(`${base}${path}`, init);
-    if (!response.ok) throw await httpError(response, path);
+  async function request(path: string, body: unknown, signal: AbortSignal | undefined): Promise<Response> {
+    // The JWT goes raw in `Authorization`, with no `Bearer ` prefix (5).
+    const headers = { Authorization: await resolveToken(token, 'createDataClient') };
+    const response = await send(options.fetch, endpoint(url, path), headers, body, signal);
+    // 401 and 403 both mean the token was refused (behaviour 3); the status tells which.
+    if (!response.ok) throw await httpError(response, `The data API call to ${path}`, [401, 403]);
     return response;
   }
 
-  /**
-   * Runs `attempt` until it returns something other than {@link CONTINUE}, pausing between tries
-   * (delay, 2×, 4×, then 8× the delay) and giving up after `maxAttempts`.
-   */
-  async function untilReady<T>(
-    attempt: () => Promise<T | typeof CONTINUE>,
-    signal: AbortSignal | undefined,
-  ): Promise<T> {
-    for (let count = 1; ; count++) {
-      const result = await attempt();
-      if (result !== CONTINUE) return result;
-      await waitBeforeRepeat(count, signal);
-    }
-  }
-
-  /** After `count` requests answered `Continue wait`: give up, or pause before the next one. */
+  /** After `count` requests answered `Continue wait`: give up, or pause (delay, 2×, 4×, then 8× the delay). */
   async function waitBeforeRepeat(count: number, signal: AbortSignal | undefined): Promise<void> {
     if (count >= continueWait.maxAttempts) throw new ContinueWaitExhaustedError({ attempts: count });
-    await pause(continueWait.delayMs * 2 ** Math.min(count - 1, 3), signal);
+    await sleep(backoff(count, continueWait.delayMs, continueWait.delayMs * 8), signal, ABORTED);
   }
 
   /** A JSON request whose answer may be `Continue wait`, an error body, or a result. */
@@ -323,24 +234,32 @@ export function createDataClient(options: DataClientOptions): DataClient {
     isResult: (value: unknown) => value is T,
     signal: AbortSignal | undefined,
   ): Promise<T> {
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(ABORTED, signal);
     try {
-      return await untilReady(async () => {
-        const response = await send(path, body, signal);
+      for (let count = 1; ; count++) {
+        const response = await request(path, body, signal);
         const text = await response.text();
+        const invalid = (cause?: unknown) =>
+          new ServiceError(`The data API answered ${path} with an unexpected body`, {
+            code: 'invalid_response',
+            status: response.status,
+            cause,
+          });
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);
         } catch (error) {
-          throw invalidResponse(path, response.status, error);
+          throw invalid(error);
         }
-        if (isContinueWait(parsed)) return CONTINUE;
-        if (isDataErrorBody(parsed)) throw new DataQueryError(parsed.error);
-        if (!isResult(parsed)) throw invalidResponse(path, response.status);
-        return parsed;
-      }, signal);
+        if (!isContinueWait(parsed)) {
+          if (isDataErrorBody(parsed)) throw new DataQueryError(parsed.error);
+          if (!isResult(parsed)) throw invalid();
+          return parsed;
+        }
+        await waitBeforeRepeat(count, signal);
+      }
     } catch (error) {
-      throw toServiceError(error, signal, base);
+      throw toServiceError(error, signal);
     }
   }
 
@@ -349,18 +268,15 @@ export function createDataClient(options: DataClientOptions): DataClient {
     callOptions: DataRequestOptions = {},
   ): AsyncGenerator<SqlChunk> {
     const outer = callOptions.signal;
-    if (outer?.aborted) throw abortError(outer);
+    if (outer?.aborted) throw abortError(ABORTED, outer);
     const body: CubeSqlRequest = typeof query === 'string' ? { query } : query;
-    // Our own controller, following the caller's, so that leaving the loop early also closes the
+    // Our own signal, following the caller's, so that leaving the loop early also closes the
     // connection, whatever the fetch implementation does with an unread body.
-    const controller = new AbortController();
-    const follow = () => controller.abort(outer?.reason);
-    outer?.addEventListener('abort', follow, { once: true });
-    const signal = controller.signal;
+    const { signal, release } = followSignal(outer);
     try {
       for (let count = 1; ; count++) {
-        const response = await send(DATA_API_PATHS.cubesql, body, signal);
-        if (!response.body) throw streamError('The data API sent an empty SQL stream', 'incomplete_stream');
+        const response = await request(DATA_API_PATHS.cubesql, body, signal);
+        if (!response.body) throw streamError('The SQL stream is empty', 'incomplete_stream');
         let malformed: string | undefined;
         let started = false;
         let wait = false;
@@ -375,56 +291,51 @@ export function createDataClient(options: DataClientOptions): DataClient {
           if (malformed !== undefined) break;
           const line = classifyCubeSqlLine(raw);
           if (line.kind === 'continue-wait') {
-            if (started)
-              throw streamError('The data API sent "Continue wait" after the result started', 'invalid_stream');
+            if (started) throw streamError('The SQL stream sent "Continue wait" after its schema', 'invalid_stream');
             wait = true;
             break;
           }
           if (line.kind === 'error') throw new DataQueryError(line.error);
           if (line.kind === 'schema') {
-            if (started)
-              throw streamError('The data API sent a second schema line in one SQL stream', 'invalid_stream');
+            if (started) throw streamError('The SQL stream sent a second schema', 'invalid_stream');
             started = true;
             yield line.lastRefreshTime === undefined
               ? { type: 'schema', schema: line.schema }
               : { type: 'schema', schema: line.schema, lastRefreshTime: line.lastRefreshTime };
           } else if (line.kind === 'data') {
-            if (!started)
-              throw streamError('The data API sent rows before the schema line', 'invalid_stream');
+            if (!started) throw streamError('The SQL stream sent rows before its schema', 'invalid_stream');
             yield { type: 'rows', rows: line.rows };
           }
           // Lines of another kind are skipped: fields the service adds later must not break readers.
         }
-        if (malformed !== undefined)
-          throw streamError(`The data API sent a line that is not JSON: ${malformed.slice(0, 200)}`, 'malformed_line');
+        if (malformed !== undefined) {
+          throw streamError(`The SQL stream sent a line that is not JSON: ${malformed.slice(0, 200)}`, 'malformed_line');
+        }
         if (!wait) {
-          if (!started)
-            throw streamError('The SQL stream ended before its schema line', 'incomplete_stream');
+          if (!started) throw streamError('The SQL stream ended before its schema', 'incomplete_stream');
           return;
         }
         await waitBeforeRepeat(count, signal);
       }
     } catch (error) {
-      throw toServiceError(error, outer, base);
+      throw toServiceError(error, outer);
     } finally {
-      outer?.removeEventListener('abort', follow);
-      controller.abort();
+      release();
     }
   }
 
   async function sql(query: string | CubeSqlRequest, callOptions: DataRequestOptions = {}): Promise<SqlResult> {
-    let result: SqlResult | undefined;
+    // sqlChunks yields the schema first, or throws: `result` is whole when the loop ends.
+    const result: SqlResult = { schema: [], rows: [] };
     for await (const chunk of sqlChunks(query, callOptions)) {
       if (chunk.type === 'schema') {
-        result = { schema: chunk.schema, rows: [] };
+        result.schema = chunk.schema;
         if (chunk.lastRefreshTime !== undefined) result.lastRefreshTime = chunk.lastRefreshTime;
-      } else if (result) {
+      } else {
         // A loop rather than push(...rows): spreading a large chunk overflows the call stack.
         for (const row of chunk.rows) result.rows.push(row);
       }
     }
-    // sqlChunks already throws when no schema arrived; this keeps the type honest without a cast.
-    if (!result) throw streamError('The SQL stream ended before its schema line', 'incomplete_stream');
     return result;
   }
 

@@ -6,6 +6,7 @@
  */
 import { tenantOrigin } from './embed-url';
 import { ServiceConfigError, ServiceValidationError } from './errors';
+import { isRecord } from './protocol/shared';
 import {
   createEmbedAction,
   parseEmbedAction,
@@ -66,10 +67,6 @@ export interface EmbedChannel {
   readonly isReady: boolean;
 }
 
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null;
-}
-
 /**
  * Opens a channel to an embed iframe (6.1). An event reaches `onEvent` only when it comes from
  * this iframe's window (`event.source`), from the tenant origin (`event.origin`), with
@@ -90,7 +87,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
   const origin = tenantOrigin(options.tenantUrl);
   const view = iframe.ownerDocument.defaultView;
   if (!view) {
-    throw new ServiceConfigError('createEmbedChannel: the iframe must belong to a document with a window');
+    throw new ServiceConfigError('createEmbedChannel: the iframe has no window');
   }
 
   let queue: EmbedAction[] = [];
@@ -140,13 +137,13 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
 
   return {
     send(action) {
-      const message: unknown = isObject(action) && !('source' in action) ? createEmbedAction(action) : action;
+      const message: unknown = isRecord(action) && !('source' in action) ? createEmbedAction(action) : action;
       const result = parseEmbedAction(message);
       if (result.kind !== 'known') {
         const problems =
           result.kind === 'invalid'
             ? result.problems
-            : [`type: "${result.message.type}" is not an action this version knows`];
+            : [`type: "${result.message.type}" is not an action`];
         throw new ServiceValidationError(problems);
       }
       if (disposed) return;
@@ -156,7 +153,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
       try {
         snapshot = structuredClone(result.message);
       } catch (cause) {
-        throw new ServiceValidationError(['payload: must be plain data (no functions or DOM objects)'], { cause });
+        throw new ServiceValidationError(['payload: must be plain data'], { cause });
       }
       queue.push(snapshot);
       // Queued first then flushed, so order holds even when sent from inside a `ready` listener.

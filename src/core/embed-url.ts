@@ -10,6 +10,7 @@
  * @module
  */
 import { ServiceConfigError } from './errors';
+import { isRecord } from './protocol/shared';
 import {
   FILTER_PARAMETER_PREFIX,
   TIME_GRAIN_PARAMETER_PREFIX,
@@ -32,14 +33,14 @@ function parseTenantUrl(tenantUrl: string): URL {
   try {
     url = new URL(tenantUrl);
   } catch {
-    throw fail('is not an absolute URL: give the tenant host with its scheme, e.g. "https://acme.example.com"');
+    throw fail('is not an absolute URL such as "https://acme.example.com"');
   }
   // 5 rule 1: only HTTPS. Plain http only on loopback, where the emulator runs.
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw fail('must use https (http only on localhost, 127.0.0.0/8 or [::1], for the emulator)');
+    throw fail('must use https (or http on loopback)');
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw fail('must be the tenant host (and base path) only: no credentials, query or fragment');
+    throw fail('must have no credentials, query or fragment');
   }
   return url;
 }
@@ -190,56 +191,48 @@ export interface ChatEmbedUrlOptions extends EmbedUrlBaseOptions {
 /** Options of {@link buildEmbedUrl}, one shape per surface. */
 export type BuildEmbedUrlOptions = DashboardEmbedUrlOptions | AppEmbedUrlOptions | ChatEmbedUrlOptions;
 
-function isObject(value: unknown): value is { [key: string]: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isScalar(value: unknown): value is EmbedFilterScalar {
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
-function filterParameters(filters: EmbedFilters, problems: string[]): [string, string][] {
-  let list: [unknown, unknown][];
+/** The `[member, value]` pairs of `filters`, whichever form they came in; `undefined` for neither form. */
+function filterEntries(filters: unknown): (readonly [unknown, unknown])[] | undefined {
   if (Array.isArray(filters)) {
-    list = filters.map((entry: unknown) => {
-      if (!isObject(entry)) return [undefined, entry];
+    return filters.map((entry: unknown) => {
+      if (!isRecord(entry)) return [undefined, entry];
       const { member, ...condition } = entry;
       return [member, condition];
     });
-  } else if (isObject(filters)) {
-    list = Object.entries(filters);
-  } else {
-    problems.push('filters must be an object keyed by "<view>.<dimension>" or a list of { member, value, operator? }');
+  }
+  return isRecord(filters) ? Object.entries(filters) : undefined;
+}
+
+function filterParameters(filters: EmbedFilters, problems: string[]): [string, string][] {
+  const entries = filterEntries(filters);
+  if (!entries) {
+    problems.push('filters must be an object or a list');
     return [];
   }
   const parameters: [string, string][] = [];
   const seen = new Set<string>();
-  for (const [member, value] of list) {
+  for (const [member, value] of entries) {
     if (value === undefined || value === null) continue;
     if (typeof member !== 'string' || !isMemberName(member)) {
-      problems.push(`filters: ${JSON.stringify(member)} is not a member: write it as "<view>.<dimension>", for example "orders.status"`);
-      continue;
+      problems.push(`filters: ${JSON.stringify(member)} is not a member: write it as "<view>.<dimension>"`);
+    } else if (seen.has(member)) {
+      problems.push(`filters: "${member}" is given twice`);
+    } else {
+      seen.add(member);
+      // A plain operand means the default `equals` filter: `{"value": operand}`.
+      const condition = isRecord(value) ? value : { value };
+      const { value: operand, operator } = condition;
+      const hasOperator = typeof operator === 'string' && operator !== '';
+      const valid =
+        (operator === undefined || hasOperator) &&
+        (operand === undefined ? hasOperator : isScalar(operand) || (Array.isArray(operand) && operand.every(isScalar)));
+      if (valid) parameters.push([FILTER_PARAMETER_PREFIX + member, JSON.stringify(condition)]);
+      else problems.push(`filters: "${member}" needs a value or an operator`);
     }
-    if (seen.has(member)) {
-      problems.push(`filters: "${member}" is given twice: combine the values into one filter`);
-      continue;
-    }
-    seen.add(member);
-    // A plain operand means the default `equals` filter: `{"value": operand}`.
-    const condition = isObject(value) ? value : { value };
-    const operand = condition.value;
-    const operandOk =
-      operand === undefined
-        ? typeof condition.operator === 'string' && condition.operator !== ''
-        : isScalar(operand) || (Array.isArray(operand) && operand.every(isScalar));
-    const operatorOk = condition.operator === undefined || (typeof condition.operator === 'string' && condition.operator !== '');
-    if (!operandOk || !operatorOk) {
-      problems.push(
-        `filters: "${member}" needs a value (string, finite number, boolean or a list of them) or an operator such as "set"`,
-      );
-      continue;
-    }
-    parameters.push([FILTER_PARAMETER_PREFIX + member, JSON.stringify(condition)]);
   }
   return parameters;
 }
@@ -247,7 +240,7 @@ function filterParameters(filters: EmbedFilters, problems: string[]): [string, s
 // `encodeURIComponent` rather than URLSearchParams: the latter writes spaces as `+`, which a
 // server decoding with decodeURIComponent would keep inside the JSON.
 function toQuery(parameters: readonly (readonly [string, string])[]): string {
-  return parameters.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  return parameters.map((pair) => pair.map(encodeURIComponent).join('=')).join('&');
 }
 
 /**
@@ -264,21 +257,11 @@ export function buildFilterUrlParameter(filters: EmbedFilters): string {
   return query;
 }
 
-function switchParameters(switches: unknown, problems: string[]): [string, string][] {
-  if (switches === undefined) return [];
-  if (!isObject(switches)) {
-    problems.push('switches must be an object such as { showDashboardHeader: false }');
-    return [];
-  }
-  const parameters: [string, string][] = [];
-  for (const [name, value] of Object.entries(switches)) {
-    if (!/^show[A-Z]\w*$/.test(name)) problems.push(`switches: "${name}" is not a show... switch, for example "showDashboardHeader"`);
-    else if (value !== undefined && typeof value !== 'boolean') problems.push(`switches: "${name}" must be true or false`);
-    // Only the literal `false` means anything to the service; shown is the default.
-    else if (value === false) parameters.push([name, 'false']);
-  }
-  return parameters;
-}
+/** Settings sent as they are when they pass their test: `[option, test, what it must be]`. */
+const PLAIN_SETTINGS = [
+  ['locale', isLocaleTag, 'a BCP-47 tag'],
+  ['timezone', isTimeZone, 'an IANA time zone'],
+] as const;
 
 /**
  * Builds the `src` of an embed iframe for one surface (service-behaviour 2):
@@ -297,61 +280,62 @@ function switchParameters(switches: unknown, problems: string[]): [string, strin
 export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
   const base = parseTenantUrl(options.tenantUrl);
   const problems: string[] = [];
-  const { sessionId } = options;
+  const { sessionId, switches } = options;
   if (typeof sessionId !== 'string' || !sessionId.trim()) {
-    problems.push('sessionId must be a non-empty string: mint a new session per iframe load (generate-session)');
+    problems.push('sessionId must be a new session per iframe load');
   }
 
   let path = '';
-  let sessionParameter = 'session';
-  const parameters: [string, string][] = [];
+  // The standalone chat reads `sessionId`, not `session` (service-behaviour 2).
+  const parameters: [string, string][] = [[options.surface === 'chat' ? 'sessionId' : 'session', sessionId]];
   if (options.surface === 'dashboard') {
     const { publicId } = options;
     if (typeof publicId !== 'string' || !publicId.trim() || publicId === '.' || publicId === '..') {
-      problems.push("publicId must be the published dashboard's public id, a non-empty string");
+      problems.push("publicId must be the dashboard's public id");
     }
     path = `/embed/dashboard/${encodeURIComponent(publicId)}`;
   } else if (options.surface === 'app') {
     const { deploymentId } = options;
     if (!Number.isSafeInteger(deploymentId) || deploymentId <= 0) {
-      problems.push(`deploymentId must be a positive integer, got ${JSON.stringify(deploymentId)}`);
+      problems.push('deploymentId must be a positive integer');
     }
     path = `/embed/d/${deploymentId}/app`;
   } else if (options.surface === 'chat') {
-    // The standalone chat reads `sessionId`, not `session` (service-behaviour 2).
     path = '/embed/chat';
-    sessionParameter = 'sessionId';
   } else {
-    problems.push(`surface must be "dashboard", "app" or "chat", got ${JSON.stringify((options as { surface: unknown }).surface)}`);
+    problems.push('surface must be "dashboard", "app" or "chat"');
   }
-  parameters.push([sessionParameter, sessionId]);
 
   if (options.surface === 'dashboard' || options.surface === 'app') {
-    const { filters, timeGrains, allowExport } = options;
+    const { filters, timeGrains } = options;
     if (filters !== undefined) parameters.push(...filterParameters(filters, problems));
-    if (timeGrains !== undefined) {
-      for (const [member, grain] of Object.entries(isObject(timeGrains) ? timeGrains : {})) {
-        if (grain === undefined) continue;
-        if (!isMemberName(member)) problems.push(`timeGrains: "${member}" is not a member: write it as "<view>.<dimension>"`);
-        else if (typeof grain !== 'string' || !/^[A-Za-z_]\w*$/.test(grain)) {
-          problems.push(`timeGrains: "${member}" needs a granularity name such as "month"`);
-        } else parameters.push([TIME_GRAIN_PARAMETER_PREFIX + member, grain]);
-      }
-      if (!isObject(timeGrains)) problems.push("timeGrains must be an object such as { 'orders.created_at': 'month' }");
+    if (timeGrains !== undefined && !isRecord(timeGrains)) {
+      problems.push('timeGrains must be an object');
+    }
+    for (const [member, grain] of Object.entries(isRecord(timeGrains) ? timeGrains : {})) {
+      if (grain === undefined) continue;
+      if (!isMemberName(member)) problems.push(`timeGrains: "${member}" is not a member: write it as "<view>.<dimension>"`);
+      else if (typeof grain !== 'string' || !/^[A-Za-z_]\w*$/.test(grain)) {
+        problems.push(`timeGrains: "${member}" needs a granularity name`);
+      } else parameters.push([TIME_GRAIN_PARAMETER_PREFIX + member, grain]);
     }
     // Only the literal `true` turns exports on (service-behaviour 2).
-    if (allowExport === true) parameters.push(['allowExport', 'true']);
+    if (options.allowExport === true) parameters.push(['allowExport', 'true']);
   }
-  parameters.push(...switchParameters(options.switches, problems));
 
-  const { locale, timezone } = options;
-  if (locale !== undefined) {
-    if (typeof locale !== 'string' || !isLocaleTag(locale)) problems.push(`locale must be a BCP-47 tag such as "de-DE" or "es", got ${JSON.stringify(locale)}`);
-    else parameters.push(['locale', locale]);
+  if (switches !== undefined && !isRecord(switches)) problems.push('switches must be an object');
+  for (const [name, value] of Object.entries(isRecord(switches) ? switches : {})) {
+    if (!/^show[A-Z]\w*$/.test(name)) problems.push(`switches: "${name}" is not a show... switch`);
+    else if (value !== undefined && typeof value !== 'boolean') problems.push(`switches: "${name}" must be true or false`);
+    // Only the literal `false` means anything to the service; shown is the default.
+    else if (value === false) parameters.push([name, 'false']);
   }
-  if (timezone !== undefined) {
-    if (typeof timezone !== 'string' || !isTimeZone(timezone)) problems.push(`timezone must be an IANA time zone such as "Europe/Berlin", got ${JSON.stringify(timezone)}`);
-    else parameters.push(['timezone', timezone]);
+
+  for (const [name, test, mustBe] of PLAIN_SETTINGS) {
+    const value: unknown = options[name];
+    if (value === undefined) continue;
+    if (typeof value === 'string' && test(value)) parameters.push([name, value]);
+    else problems.push(`${name} must be ${mustBe}, got ${JSON.stringify(value)}`);
   }
 
   if (problems.length) throw new ServiceConfigError(`buildEmbedUrl: ${problems.join('; ')}`);

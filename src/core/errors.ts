@@ -5,6 +5,8 @@
  * `instanceof` breaks when an app ends up with two copies of the package (a common bundling
  * accident), so each class also has a static `isInstance` that checks a `Symbol.for` brand.
  *
+ * Fields are `declare`d and set in the constructors: no class-field definitions to ship.
+ *
  * @module
  */
 
@@ -26,24 +28,23 @@ export class ServiceError extends Error {
   static readonly errorName: string = 'ServiceError';
 
   /** Stable, machine-readable error code, for example `not_found` or `streaming_in_progress`. */
-  readonly code: string;
+  declare readonly code: string;
   /**
    * HTTP status of the response that carried the error; `undefined` for errors that arrived as a
    * line inside a 200 stream or never reached the service.
    */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   declare readonly [BRANDS]: readonly string[];
 
   constructor(message: string, options: ServiceErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // The brands are the `errorName` of every class from this one's up to ServiceError.
     const brands: string[] = [];
-    for (let ctor = new.target as typeof ServiceError | undefined; ctor; ) {
-      if (Object.prototype.hasOwnProperty.call(ctor, 'errorName')) brands.push(ctor.errorName);
-      const parent = Object.getPrototypeOf(ctor) as typeof ServiceError | null;
-      ctor = parent && parent !== (Error as unknown) ? parent : undefined;
+    for (let proto = Object.getPrototypeOf(this) as object; proto !== Error.prototype; proto = Object.getPrototypeOf(proto) as object) {
+      brands.push((proto.constructor as typeof ServiceError).errorName);
     }
-    Object.defineProperty(this, BRANDS, { value: brands, enumerable: false });
-    this.name = (new.target as typeof ServiceError).errorName;
+    Object.defineProperty(this, BRANDS, { value: brands });
+    this.name = new.target.errorName;
     this.code = options.code;
     this.status = options.status;
   }
@@ -53,28 +54,22 @@ export class ServiceError extends Error {
     this: T & { errorName: string },
     value: unknown,
   ): value is InstanceType<T> {
-    if (typeof value !== 'object' || value === null) return false;
-    const brands = (value as { [BRANDS]?: unknown })[BRANDS];
+    const brands = (value as { [BRANDS]?: unknown } | null | undefined)?.[BRANDS];
     return Array.isArray(brands) && brands.includes(this.errorName);
   }
 }
 
+const CODES: { readonly [status: number]: string } = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+};
+
 /** Maps an HTTP status to the `code` of a {@link ServiceHttpError}. */
 export function codeForStatus(status: number): string {
-  switch (status) {
-    case 400:
-      return 'bad_request';
-    case 401:
-      return 'unauthorized';
-    case 403:
-      return 'forbidden';
-    case 404:
-      return 'not_found';
-    case 409:
-      return 'conflict';
-    default:
-      return status >= 500 ? 'server_error' : 'http_error';
-  }
+  return CODES[status] ?? (status >= 500 ? 'server_error' : 'http_error');
 }
 
 /**
@@ -85,19 +80,15 @@ export class ServiceHttpError extends ServiceError {
   static override readonly errorName: string = 'ServiceHttpError';
   declare readonly status: number;
   /** The service's own error message, when the body carried one. */
-  readonly serviceMessage: string | undefined;
+  declare readonly serviceMessage: string | undefined;
   /** The parsed JSON body, or the raw text when it was not JSON. */
-  readonly body: unknown;
+  declare readonly body: unknown;
 
   constructor(
     message: string,
     options: { status: number; code?: string; serviceMessage?: string; body?: unknown; cause?: unknown },
   ) {
-    super(message, {
-      code: options.code ?? codeForStatus(options.status),
-      status: options.status,
-      cause: options.cause,
-    });
+    super(message, { ...options, code: options.code ?? codeForStatus(options.status) });
     this.serviceMessage = options.serviceMessage;
     this.body = options.body;
   }
@@ -110,13 +101,13 @@ export class ServiceHttpError extends ServiceError {
 export class ServiceAuthError extends ServiceError {
   static override readonly errorName: string = 'ServiceAuthError';
   /** The JSON-RPC error object, when the service sent one. */
-  readonly rpcError: { code: number; message: string } | undefined;
+  declare readonly rpcError: { code: number; message: string } | undefined;
 
   constructor(
     message: string,
     options: { status?: number; rpcError?: { code: number; message: string }; cause?: unknown } = {},
   ) {
-    super(message, { code: 'unauthorized', status: options.status, cause: options.cause });
+    super(message, { ...options, code: 'unauthorized' });
     this.rpcError = options.rpcError;
   }
 }
@@ -128,11 +119,7 @@ export class ServiceAuthError extends ServiceError {
 export class StreamingInProgressError extends ServiceError {
   static override readonly errorName: string = 'StreamingInProgressError';
   constructor(options: { status?: number; cause?: unknown } = {}) {
-    super('Streaming for thread is in progress', {
-      code: 'streaming_in_progress',
-      status: options.status,
-      cause: options.cause,
-    });
+    super('Streaming for thread is in progress', { ...options, code: 'streaming_in_progress' });
   }
 }
 
@@ -140,7 +127,7 @@ export class StreamingInProgressError extends ServiceError {
 export class ServiceStreamError extends ServiceError {
   static override readonly errorName: string = 'ServiceStreamError';
   constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
-    super(message, { code: options.code ?? 'stream_error', cause: options.cause });
+    super(message, { ...options, code: options.code ?? 'stream_error' });
   }
 }
 
@@ -148,9 +135,9 @@ export class ServiceStreamError extends ServiceError {
 export class ConnectionLostError extends ServiceError {
   static override readonly errorName: string = 'ConnectionLostError';
   /** How many times the client tried again before giving up. */
-  readonly attempts: number;
+  declare readonly attempts: number;
   constructor(message: string, options: { attempts: number; cause?: unknown }) {
-    super(message, { code: 'connection_lost', cause: options.cause });
+    super(message, { ...options, code: 'connection_lost' });
     this.attempts = options.attempts;
   }
 }
@@ -159,7 +146,7 @@ export class ConnectionLostError extends ServiceError {
 export class ServiceAbortError extends ServiceError {
   static override readonly errorName: string = 'ServiceAbortError';
   constructor(message = 'The operation was aborted', options: { cause?: unknown } = {}) {
-    super(message, { code: 'aborted', cause: options.cause });
+    super(message, { ...options, code: 'aborted' });
   }
 }
 
@@ -167,7 +154,7 @@ export class ServiceAbortError extends ServiceError {
 export class ServiceConfigError extends ServiceError {
   static override readonly errorName: string = 'ServiceConfigError';
   constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
-    super(message, { code: options.code ?? 'invalid_options', cause: options.cause });
+    super(message, { ...options, code: options.code ?? 'invalid_options' });
   }
 }
 
@@ -175,12 +162,9 @@ export class ServiceConfigError extends ServiceError {
 export class ServiceValidationError extends ServiceError {
   static override readonly errorName: string = 'ServiceValidationError';
   /** One entry per broken rule. */
-  readonly problems: readonly string[];
+  declare readonly problems: readonly string[];
   constructor(problems: readonly string[], options: { message?: string; cause?: unknown } = {}) {
-    super(options.message ?? `Invalid input: ${problems.join('; ')}`, {
-      code: 'invalid_input',
-      cause: options.cause,
-    });
+    super(options.message ?? `Invalid input: ${problems.join('; ')}`, { cause: options.cause, code: 'invalid_input' });
     this.problems = problems;
   }
 }

@@ -2,6 +2,12 @@
  * `@service/react/core`: the framework-free protocol and clients of the service. Runs in
  * browsers, Node and workers; no React.
  *
+ * Every runtime export here ships to browsers (this entry has a size budget, `.size-limit.json`),
+ * so it holds what a browser app uses. What only the service side or the library's own layers
+ * need (request paths and validators for proxy routes, the embed's side of the messaging,
+ * builders of service answers, wire constants) stays in `./protocol/*` for the server,
+ * emulator and testing entries and the React layer to import. Types cost nothing and are all here.
+ *
  * @packageDocumentation
  */
 
@@ -16,7 +22,6 @@ export {
   ServiceAbortError,
   ServiceConfigError,
   ServiceValidationError,
-  codeForStatus,
 } from './errors';
 export type { ServiceErrorOptions } from './errors';
 
@@ -25,21 +30,11 @@ export type { ValidationResult } from './protocol/shared';
 
 // Protocol: chat requests and stream lines
 export {
-  CHAT_STREAM_PATH,
-  CHAT_ABORT_PATH,
-  STREAMING_IN_PROGRESS,
-  SENTINEL_IDS,
-  AGENT_NODE,
-  MESSAGE_ID_PATTERN,
   createMessageId,
   isMessageId,
-  sessionSettingsProblems,
-  validateChatRequest,
-  resolveIsDefaultBranch,
   classifyStreamLine,
   isSentinelId,
   isFinalAnswerMessage,
-  createRpcAuthError,
 } from './protocol/chat';
 export type {
   ChatUserAttribute,
@@ -62,14 +57,7 @@ export type {
 } from './protocol/chat';
 
 // Protocol: tool payloads
-export {
-  SERVICE_META_TOOL,
-  SERVICE_SQL_API_TOOL,
-  SQL_RESULT_ROW_LIMIT,
-  classifyToolResult,
-  parseToolCall,
-  toResultTable,
-} from './protocol/tools';
+export { classifyToolResult, parseToolCall } from './protocol/tools';
 export type {
   MetaSearchMember,
   MetaSearchCube,
@@ -84,30 +72,17 @@ export type {
   ResultTable,
 } from './protocol/tools';
 
-// Protocol: embed messaging
+// Protocol: embed messaging, the host's side (the embed's side is for the emulator and testing)
 export {
-  EMBED_SOURCE,
-  EMBED_EVENT_PREFIX,
-  EMBED_ACTION_PREFIX,
   SURFACES,
   EMBED_EVENT_TYPES,
   EMBED_ACTION_TYPES,
-  SUPPORTED_LOCALES,
-  DEFAULT_LOCALE,
-  FILTER_PARAMETER_PREFIX,
-  TIME_GRAIN_PARAMETER_PREFIX,
-  resolveLocale,
   isLocaleTag,
   isTimeZone,
   isMemberName,
-  isFilterUrlParameter,
   parseEmbedEvent,
-  parseEmbedAction,
   isEmbedEvent,
-  isEmbedAction,
-  isEmbedEventType,
   createEmbedAction,
-  createEmbedEvent,
 } from './protocol/embed';
 export type {
   Surface,
@@ -195,21 +170,7 @@ export type {
   ManagementErrorBody,
 } from './protocol/workbook';
 
-// Protocol: data API
-export {
-  DATA_API_PATHS,
-  CONTINUE_WAIT,
-  INVALID_TOKEN,
-  AUTHORIZATION_HEADER_NOT_SET,
-  FILTER_OPERATORS,
-  isDataErrorBody,
-  isUserErrorBody,
-  isContinueWait,
-  classifyCubeSqlLine,
-  isLoadResponse,
-  isMultiLoadResponse,
-  isMetaResponse,
-} from './protocol/data';
+// Protocol: data API (its wire details are the data client's business: types only)
 export type {
   UserErrorBody,
   DataErrorBody,

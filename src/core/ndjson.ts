@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ServiceAbortError } from './errors';
+import { abortError } from './http';
 
 /** Options of {@link readNdjson}. */
 export interface ReadNdjsonOptions {
@@ -19,9 +19,6 @@ export interface ReadNdjsonOptions {
 /** Marks a line that yields no value (blank or malformed); JSON never parses to a symbol. */
 const SKIP: unique symbol = Symbol('skip');
 
-function abortError(signal: AbortSignal): ServiceAbortError {
-  return new ServiceAbortError('Reading the stream was aborted', { cause: signal.reason });
-}
 
 /**
  * Yields one parsed JSON value per line of `body`, whatever the chunking: lines split across
@@ -35,7 +32,7 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
   if (signal?.aborted) {
     // Release the body so a fetch connection is not left open unread.
     await body.cancel(signal.reason).catch(() => {});
-    throw abortError(signal);
+    throw abortError('Reading the stream', signal);
   }
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -59,47 +56,34 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
   // `pending` holds the start of a line split across chunks; newlines are searched for only in
   // newly decoded text, so a long line arriving in tiny chunks stays linear.
   let pending = '';
-  let done = false;
   try {
     for (;;) {
       const chunk = await reader.read();
-      if (signal?.aborted) throw abortError(signal);
+      if (signal?.aborted) throw abortError('Reading the stream', signal);
       if (chunk.done) {
-        done = true;
         pending += decoder.decode();
         break;
       }
       const text = decoder.decode(chunk.value, { stream: true });
-      let newline = text.indexOf('\n');
-      if (newline === -1) {
-        pending += text;
-        continue;
-      }
-      let value = parse(pending + text.slice(0, newline));
-      pending = '';
-      if (value !== SKIP) {
-        yield value;
-        if (signal?.aborted) throw abortError(signal);
-      }
-      let start = newline + 1;
-      while ((newline = text.indexOf('\n', start)) !== -1) {
-        value = parse(text.slice(start, newline));
+      let start = 0;
+      for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+        const value = parse(pending + text.slice(start, newline));
+        pending = '';
+        start = newline + 1;
         if (value !== SKIP) {
           yield value;
-          if (signal?.aborted) throw abortError(signal);
+          if (signal?.aborted) throw abortError('Reading the stream', signal);
         }
-        start = newline + 1;
       }
-      pending = text.slice(start);
+      pending += text.slice(start);
     }
-    if (pending !== '') {
-      const value = parse(pending);
-      pending = '';
-      if (value !== SKIP) yield value;
-    }
+    // The last line may lack its newline; an empty one parses to SKIP.
+    const last = parse(pending);
+    if (last !== SKIP) yield last;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    if (!done) await reader.cancel().catch(() => {});
+    // Cancelling a finished body does nothing; an unfinished one must not stay open.
+    await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }

@@ -22,8 +22,8 @@
  *
  * @module
  */
+import { chatLineError } from './chat-errors';
 import {
-  STREAMING_IN_PROGRESS,
   classifyStreamLine,
   isFinalAnswerMessage,
   isSentinelId,
@@ -32,7 +32,7 @@ import {
   type Usage,
 } from './protocol/chat';
 import { parseToolCall, type ParsedToolCall } from './protocol/tools';
-import { ServiceAuthError, ServiceError, ServiceStreamError, StreamingInProgressError } from './errors';
+import { ServiceError } from './errors';
 
 /**
  * Where the thread's latest response stands. One enum rather than booleans, so a UI can switch
@@ -147,14 +147,10 @@ export interface ThreadStore {
  * `final` and `graphPath` of at most 2 elements; `undefined` when there is none.
  */
 export function selectFinalAnswer(messages: readonly ChatMessage[]): ChatMessage | undefined {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
-    if (isFinalAnswerMessage(message)) return message;
-  }
-  return undefined;
+  return messages.findLast((message) => isFinalAnswerMessage(message));
 }
 
-const NO_PATH: readonly string[] = Object.freeze([]);
+const NO_PATH: readonly string[] = [];
 
 /** One message of the thread with its arrival number, which breaks ties of `sort`. */
 interface Entry {
@@ -167,30 +163,21 @@ function isBefore(a: Entry, sort: number, seq: number): boolean {
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-  return true;
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
+/** Usage arrives once per response, so comparing its JSON text is cheap and covers every field. */
 function sameUsage(a: Usage | undefined, b: Usage | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b) return false;
-  return (
-    a.llmCalls === b.llmCalls &&
-    a.inputTokens === b.inputTokens &&
-    a.outputTokens === b.outputTokens &&
-    a.cacheWriteTokens === b.cacheWriteTokens &&
-    a.cacheReadTokens === b.cacheReadTokens &&
-    a.totalTokens === b.totalTokens &&
-    Array.isArray(a.models) &&
-    Array.isArray(b.models) &&
-    sameStrings(a.models, b.models)
-  );
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function text(value: string | null | undefined): string {
   return typeof value === 'string' ? value : '';
+}
+
+/** A flag of a line (`null` reads as absent); absent, it keeps `previous` (a delta) or is `false`. */
+function flag(value: boolean | null | undefined, previous: boolean | undefined): boolean {
+  return typeof value === 'boolean' ? value : previous === true;
 }
 
 /**
@@ -198,66 +185,35 @@ function text(value: string | null | undefined): string {
  * `classifyStreamLine` lets optional fields be `null`; they read as absent.
  */
 function toolCallOf(previous: ChatToolCall | undefined, wire: ToolCallWire): ChatToolCall {
-  const input = text(wire.input);
-  const result = typeof wire.result === 'string' ? wire.result : undefined;
-  if (previous && previous.raw.name === wire.name && previous.raw.input === input && previous.raw.result === result) {
-    return previous;
-  }
-  const raw: ToolCallWire = result === undefined ? { name: wire.name, input } : { name: wire.name, input, result };
-  return { ...parseToolCall(raw), raw };
+  const raw: ToolCallWire = { name: wire.name, input: text(wire.input) };
+  if (typeof wire.result === 'string') raw.result = wire.result;
+  return previous && JSON.stringify(previous.raw) === JSON.stringify(raw) ? previous : { ...parseToolCall(raw), raw };
 }
 
-/** A message line merged into the message it updates (`previous`), or `previous` itself when nothing changed. */
+/**
+ * A message line merged into the message it updates (`previous`), or `previous` itself when
+ * nothing changed. A delta (`isDelta: true` on a known id) appends its text to `previous` and
+ * keeps the fields it leaves out; any other line replaces the message whole.
+ */
 function mergeLine(previous: ChatMessage | undefined, line: StreamMessage, defaultSort: number): ChatMessage {
-  const delta = line.isDelta === true && previous !== undefined;
-  const lineSort = typeof line.sort === 'number' ? line.sort : undefined;
-  const sort = lineSort ?? previous?.sort ?? defaultSort;
-  const lineToolCall = line.toolCall ?? undefined;
-  let next: ChatMessage;
-  if (delta) {
-    const contentChunk = text(line.content);
-    const thinkingChunk = text(line.thinking);
-    const graphPath = line.graphPath ?? previous.graphPath;
-    next = {
-      id: line.id,
-      role: line.role,
-      content: contentChunk === '' ? previous.content : previous.content + contentChunk,
-      thinking: thinkingChunk === '' ? previous.thinking : previous.thinking + thinkingChunk,
-      toolCall: lineToolCall ? toolCallOf(previous.toolCall, lineToolCall) : previous.toolCall,
-      graphPath: sameStrings(graphPath, previous.graphPath) ? previous.graphPath : graphPath,
-      isInProcess: typeof line.isInProcess === 'boolean' ? line.isInProcess : previous.isInProcess,
-      isStructuredResponse:
-        typeof line.isStructuredResponse === 'boolean' ? line.isStructuredResponse : previous.isStructuredResponse,
-      sort,
-    };
-  } else {
-    const graphPath = line.graphPath ?? NO_PATH;
-    next = {
-      id: line.id,
-      role: line.role,
-      content: text(line.content),
-      thinking: text(line.thinking),
-      toolCall: lineToolCall ? toolCallOf(previous?.toolCall, lineToolCall) : undefined,
-      graphPath: previous && sameStrings(graphPath, previous.graphPath) ? previous.graphPath : graphPath,
-      isInProcess: line.isInProcess === true,
-      isStructuredResponse: line.isStructuredResponse === true,
-      sort,
-    };
-  }
-  if (
-    previous &&
-    previous.role === next.role &&
-    previous.content === next.content &&
-    previous.thinking === next.thinking &&
-    previous.toolCall === next.toolCall &&
-    previous.graphPath === next.graphPath &&
-    previous.isInProcess === next.isInProcess &&
-    previous.isStructuredResponse === next.isStructuredResponse &&
-    previous.sort === next.sort
-  ) {
-    return previous;
-  }
-  return next;
+  const base = line.isDelta === true ? previous : undefined;
+  const graphPath = line.graphPath ?? base?.graphPath ?? NO_PATH;
+  const wire = line.toolCall ?? undefined;
+  const next: ChatMessage = {
+    id: line.id,
+    role: line.role,
+    content: (base?.content ?? '') + text(line.content),
+    thinking: (base?.thinking ?? '') + text(line.thinking),
+    toolCall: wire ? toolCallOf(previous?.toolCall, wire) : base?.toolCall,
+    // The same array when the path did not change, so the message can stay the same object.
+    graphPath: previous && sameStrings(graphPath, previous.graphPath) ? previous.graphPath : graphPath,
+    isInProcess: flag(line.isInProcess, base?.isInProcess),
+    isStructuredResponse: flag(line.isStructuredResponse, base?.isStructuredResponse),
+    sort: typeof line.sort === 'number' ? line.sort : (previous?.sort ?? defaultSort),
+  };
+  if (!previous) return next;
+  for (const key in next) if (next[key as keyof ChatMessage] !== previous[key as keyof ChatMessage]) return next;
+  return previous;
 }
 
 function toError(error: unknown): Error {
@@ -279,7 +235,7 @@ function sameError(a: Error | undefined, b: Error): boolean {
  * `getSnapshot` and `subscribe` (ready for `useSyncExternalStore`).
  */
 export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore {
-  const { onInvalidLine, scheduleNotify } = options;
+  const { onInvalidLine, scheduleNotify = (run: () => void) => run() } = options;
   const listeners = new Set<() => void>();
 
   const byId = new Map<string, Entry>();
@@ -310,7 +266,6 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   function flush(): void {
     if (!notifyPending || batchDepth > 0) return;
     notifyPending = false;
-    if (!scheduleNotify) return notify();
     if (notifyScheduled) return;
     notifyScheduled = true;
     scheduleNotify(notify);
@@ -332,18 +287,15 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
     }
   }
 
-  /** Index of the first entry that does not sort before (`sort`, `seq`). */
+  /**
+   * Index of the first entry that does not sort before (`sort`, `seq`), searched from the end:
+   * streams append in `sort` order, so the end is the usual answer, and the search never costs
+   * more than the `splice` at the index it returns.
+   */
   function lowerBound(sort: number, seq: number): number {
-    let low = 0;
-    let high = order.length;
-    // Streams append in `sort` order, so the end is the usual answer: check it first.
-    if (high === 0 || isBefore(order[high - 1]!, sort, seq)) return high;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (isBefore(order[middle]!, sort, seq)) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    let index = order.length;
+    while (index > 0 && !isBefore(order[index - 1]!, sort, seq)) index--;
+    return index;
   }
 
   function setStatus(next: ThreadStatus, nextError?: Error): void {
@@ -360,30 +312,24 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   }
 
   function applyMessage(line: StreamMessage): void {
-    if (isSentinelId(line.id)) {
-      onInvalidLine?.(line, `unknown sentinel line ${line.id}: not a chat message`);
-      return;
-    }
+    if (isSentinelId(line.id)) return onInvalidLine?.(line, `${line.id}: unknown sentinel, not a chat message`);
     if (status === 'idle' || status === 'submitted') setStatus('streaming');
-    const entry = byId.get(line.id);
-    if (!entry) {
-      const last = order[order.length - 1];
-      const message = mergeLine(undefined, line, last ? last.message.sort : 0);
-      const created: Entry = { seq: nextSeq++, message };
-      byId.set(message.id, created);
-      order.splice(lowerBound(message.sort, created.seq), 0, created);
-      changed(true);
-      return;
-    }
-    const previous = entry.message;
-    const message = mergeLine(previous, line, previous.sort);
+    let entry = byId.get(line.id);
+    const previous = entry?.message;
+    // A message whose first line has no `sort` takes the highest `sort` so far: it goes last.
+    const message = mergeLine(previous, line, previous?.sort ?? order.at(-1)?.message.sort ?? 0);
     if (message === previous) return;
-    if (message.sort !== previous.sort) {
-      order.splice(lowerBound(previous.sort, entry.seq), 1);
+    if (!entry) {
+      entry = { seq: nextSeq++, message };
+      byId.set(line.id, entry);
+      order.splice(lowerBound(message.sort, entry.seq), 0, entry);
+    } else if (message.sort === entry.message.sort) {
+      entry.message = message;
+    } else {
+      // The message moves: out of its old place, into its new one.
+      order.splice(lowerBound(entry.message.sort, entry.seq), 1);
       entry.message = message;
       order.splice(lowerBound(message.sort, entry.seq), 0, entry);
-    } else {
-      entry.message = message;
     }
     changed(true);
   }
@@ -414,21 +360,9 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
         return setStatus('aborted');
       case 'suspended':
         return setStatus('suspended');
-      case 'error': {
-        const message = classified.line.error;
-        return setStatus(
-          'error',
-          message === STREAMING_IN_PROGRESS ? new StreamingInProgressError() : new ServiceStreamError(message),
-        );
-      }
-      case 'rpcError': {
-        const rpc = classified.line.error;
-        const rpcError = {
-          code: typeof rpc.code === 'number' ? rpc.code : 0,
-          message: typeof rpc.message === 'string' ? rpc.message : 'Unauthorized',
-        };
-        return setStatus('error', new ServiceAuthError(rpcError.message, { rpcError }));
-      }
+      case 'error':
+      case 'rpcError':
+        return setStatus('error', chatLineError(classified.line));
       case 'invalid':
         onInvalidLine?.(classified.value, classified.reason);
         return;
@@ -436,13 +370,7 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   }
 
   function apply(line: unknown): void {
-    batchDepth++;
-    try {
-      applyLine(line);
-    } finally {
-      batchDepth--;
-      flush();
-    }
+    batch(() => applyLine(line));
   }
 
   function applyMany(lines: Iterable<unknown>): void {
@@ -482,25 +410,17 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   function getSnapshot(): ThreadSnapshot {
     if (!snapshotDirty) return snapshot;
     if (messagesDirty) {
-      const next = new Array<ChatMessage>(order.length);
-      for (let index = 0; index < order.length; index++) next[index] = order[index]!.message;
-      messages = next;
+      messages = order.map((entry) => entry.message);
       finalAnswer = selectFinalAnswer(messages);
       messagesDirty = false;
     }
     snapshotDirty = false;
     // A change undone before this read (a replayed `__cutoff__` … `__usage__`) keeps the snapshot.
     if (sameUsage(snapshot.usage, usage)) usage = snapshot.usage;
-    if (
-      snapshot.messages === messages &&
-      snapshot.chatId === chatId &&
-      snapshot.usage === usage &&
-      snapshot.status === status &&
-      snapshot.error === error
-    ) {
-      return snapshot;
+    const next: ThreadSnapshot = { chatId, messages, finalAnswer, usage, status, error };
+    for (const key in next) {
+      if (next[key as keyof ThreadSnapshot] !== snapshot[key as keyof ThreadSnapshot]) return (snapshot = next);
     }
-    snapshot = { chatId, messages, finalAnswer, usage, status, error };
     return snapshot;
   }
 

@@ -11,16 +11,21 @@
  */
 import { Hono } from 'hono';
 import { ServiceConfigError } from '../core/errors';
+import { parseChatFaults } from './chat/faults';
 import { systemClock } from './clock';
 import type { EmulatorContext, EmulatorEnv, EmulatorFeature, EmulatorOptions, ResolvedEmulatorOptions } from './context';
 import { createDataEngine } from './data/engine';
+import { chatFeature } from './features/chat';
 import { dataFeature } from './features/data';
+import { embedPagesFeature } from './features/embed-pages';
+import { managementFeature } from './features/management';
+import { sessionsFeature } from './features/sessions';
 import { handleError, jsonResponse } from './http';
 import { createState } from './state';
 import { WORLD } from './world';
 
 /** The features, mounted in this order. */
-export const FEATURES: readonly EmulatorFeature[] = [dataFeature];
+export const FEATURES: readonly EmulatorFeature[] = [dataFeature, sessionsFeature, managementFeature, chatFeature, embedPagesFeature];
 
 /** Hosts the emulator may listen on: loopback only. */
 const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]']);
@@ -47,7 +52,17 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedEmulatorO
   if (!Number.isInteger(rowsPerLine) || rowsPerLine < 1) {
     throw new ServiceConfigError(`startEmulator: cubesqlRowsPerLine must be a whole number of 1 or more (got ${String(rowsPerLine)})`);
   }
-  return { host, port, chatPace: options.chatPace ?? 'realistic', cubesqlRowsPerLine: rowsPerLine };
+  if (typeof options.chatFault === 'string') {
+    const parsed = parseChatFaults(options.chatFault);
+    if (!parsed.ok) throw new ServiceConfigError(`startEmulator: chatFault: ${parsed.problem}`);
+  }
+  return {
+    host,
+    port,
+    chatPace: options.chatPace ?? 'realistic',
+    cubesqlRowsPerLine: rowsPerLine,
+    ...(options.chatFault === undefined ? {} : { chatFault: options.chatFault }),
+  };
 }
 
 /** The emulator as a Hono app, before it listens anywhere. */

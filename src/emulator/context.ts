@@ -20,6 +20,27 @@ import type { AuthenticatedCaller } from './auth';
  */
 export type ChatPace = 'realistic' | 'instant';
 
+/** What {@link ChatFaultOption} is told about a chat request before it is answered. */
+export interface ChatFaultRequest {
+  /** `stream`: `.../chat/stream-chat-state`; `abort`: `.../chat/abort`. */
+  endpoint: 'stream' | 'abort';
+  /** The parsed JSON body (`undefined` when empty or not JSON). */
+  body: unknown;
+  /**
+   * 1 for the first request carrying this body's `messageId`, 2 for its first resend, and so on;
+   * 1 for requests without a `messageId`. Lets a fault hit the first try and spare the resend.
+   */
+  attempt: number;
+}
+
+/**
+ * Faults injected into chat requests, for tests: directives in the syntax of the
+ * `x-emulator-fault` request header (`cut-after=5`, `suspend-after=4`, `delay=200`, `status=503`,
+ * `server-error`, ...; see `chat/faults.ts`). A string applies to every chat request; a function
+ * decides per request (return `undefined` for none). A request's own header replaces it.
+ */
+export type ChatFaultOption = string | ((request: ChatFaultRequest) => string | undefined);
+
 /** Options of `startEmulator()` and `createEmulatorApp()`. */
 export interface EmulatorOptions {
   /** TCP port; `0` picks a free one. Default `0`. Ignored by `createEmulatorApp`. */
@@ -31,6 +52,8 @@ export interface EmulatorOptions {
   host?: string;
   /** Pace of the chat agent. Default `realistic`. */
   chatPace?: ChatPace;
+  /** Faults injected into chat requests, for tests. Default none. */
+  chatFault?: ChatFaultOption;
   /** Source of time for expiries and relative date ranges. Default the system clock. */
   clock?: Clock;
   /** Rows per `{"data"}` line of `/v1/cubesql`. Default 1,000. */
@@ -43,6 +66,7 @@ export interface ResolvedEmulatorOptions {
   host: string;
   chatPace: ChatPace;
   cubesqlRowsPerLine: number;
+  chatFault?: ChatFaultOption;
 }
 
 /** Everything a feature may use. One per emulator start. */

@@ -20,9 +20,17 @@ import { ADMIN_API_KEY, AGENT_1, DEPLOYMENT_1, WORLD, agentUrl, dataUrl, type Wo
 
 export { createEmulatorApp, isLoopbackHost, type EmulatorApp } from './app';
 export type { ChatPace, EmulatorContext, EmulatorEnv, EmulatorFeature, EmulatorOptions } from './context';
+export type { ChatFaultOption, ChatFaultRequest } from './context';
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock';
 export { signDeploymentToken, type SignDeploymentTokenOptions } from './auth';
 export { SLOW_QUERY_HEADER } from './features/data';
+export { CHAT_FAULT_HEADER, CHAT_PACE_HEADER } from './features/chat';
+export {
+  ECHO_PARAMETER as EMBED_ECHO_PARAMETER,
+  STATE_EVENT_TYPE as EMBED_STATE_EVENT_TYPE,
+  type EmbedPageState,
+  type EmbedPageWidgetState,
+} from './embed/config';
 export { VIEWS, metaResponse, type ViewModel, type MeasureModel, type DimensionModel } from './data/model';
 export { CUSTOMER_COUNT, ORDER_COUNT, PRODUCT_COUNT, ORDER_STATUSES, FIRST_ORDER_DAY, LAST_ORDER_DAY } from './data/dataset';
 export * from './world';

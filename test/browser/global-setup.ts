@@ -1,5 +1,8 @@
 /**
- * Global setup of the browser tests: a fake embed served from origins other than the test page's.
+ * Global setup of the browser tests: a fake embed served from origins other than the test page's,
+ * and the real emulator (`emulatorUrl`, on `127.0.0.1`, chat at instant pace) whose embed pages the
+ * emulator-embed tests load. The emulator is also registered for the commands of `commands.ts`
+ * (`mintEmbedSession`), which run in this same process.
  *
  * The test page runs on `http://localhost:<port>`; these servers listen on `127.0.0.1`, a
  * different origin, so cross-origin rules of `postMessage` apply for real. Two servers give two
@@ -24,6 +27,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
+import { startEmulator } from '../../src/emulator';
+import { PAGE_SCRIPT } from '../../src/emulator/embed/page-script.generated';
+import { buildPageScript } from '../helpers/embed-page-script';
+import { EMULATOR_REGISTRY, type EmulatorRegistry } from './commands';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,6 +38,8 @@ declare module 'vitest' {
     embedOrigin: string;
     /** Origin of the same fake embed on another port: a foreign site. */
     otherEmbedOrigin: string;
+    /** `{base_url}` of the emulator, `http://127.0.0.1:<port>`: another origin than the test page. */
+    emulatorUrl: string;
   }
 }
 
@@ -100,9 +109,22 @@ function stopServer(server: Server): Promise<void> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const tenant = await startServer();
   const other = await startServer();
+  // The emulator serves the generated bundle of its embed page script: say so when it is behind
+  // the sources, or the emulator-embed tests would test yesterday's page.
+  if ((await buildPageScript()).replace(/\n$/, '') !== PAGE_SCRIPT) {
+    console.warn(
+      '[browser tests] src/emulator/embed/page-script.generated.ts is stale: regenerate with ' +
+        '`npx vitest run --project unit test/unit/emulator/embed-page-script.test.ts -u`',
+    );
+  }
+  const emulator = await startEmulator({ port: 0, chatPace: 'instant' });
   project.provide('embedOrigin', tenant.origin);
   project.provide('otherEmbedOrigin', other.origin);
+  project.provide('emulatorUrl', emulator.url);
+  const registry: EmulatorRegistry = { url: emulator.url, apiKey: emulator.apiKey, context: emulator.context };
+  (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY] = registry;
   return async () => {
-    await Promise.all([stopServer(tenant.server), stopServer(other.server)]);
+    delete (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY];
+    await Promise.all([stopServer(tenant.server), stopServer(other.server), emulator.close()]);
   };
 }

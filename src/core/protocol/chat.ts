@@ -18,6 +18,16 @@ export const CHAT_ABORT_PATH = '/chat/abort';
 /** Error text of a chat request sent while the thread streams another message (3, 7). */
 export const STREAMING_IN_PROGRESS = 'Streaming for thread is in progress';
 
+/**
+ * Error text (HTTP 403) of an API key sent to the deployment form of the chat endpoint
+ * (`.../deployments/{deploymentId}/chat/stream-chat-state`), which accepts only the deployment
+ * token (service-behaviour 1).
+ */
+export const AGENT_ID_REQUIRED_FOR_API_KEY = 'agentId is required for Api-Key authentication';
+
+/** Non-ephemeral external users per account that the Chat API will provision (8). */
+export const MAX_NON_EPHEMERAL_CHAT_USERS = 10_000;
+
 /** Reserved stream message ids (2.8, service-behaviour 1). */
 export const SENTINEL_IDS = {
   cutoff: '__cutoff__',
@@ -52,7 +62,7 @@ export function createMessageId(now?: number): string {
     lastTimestamp = timestamp;
   } else {
     if (!Number.isSafeInteger(Math.trunc(now)) || now < 0) {
-      throw new RangeError('createMessageId: `now` must be a non-negative number of milliseconds');
+      throw new RangeError('createMessageId: `now` must be a non-negative number');
     }
     timestamp = Math.trunc(now);
   }
@@ -119,54 +129,65 @@ export interface ChatRequest {
 export type ChatAuthKind = 'apiKey' | 'token';
 
 
-const FIELDS_NOT_WITH_INTERNAL_ID = ['userAttributes', 'groups', 'securityContext'] as const;
+/**
+ * A rule for an optional field, checked only when the field is present: `[field, test, what it
+ * must be]`. One table per object keeps each rule on one line and every message in one form.
+ */
+type FieldRule = readonly [field: string, test: (value: unknown) => boolean, mustBe: string];
 
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isFilledString = (value: unknown): value is string => isString(value) && value !== '';
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
+
+/** Adds `<prefix><field>: must be <what>` to `problems` for each present field that breaks its rule. */
+function checkFields(value: Record<string, unknown>, prefix: string, rules: readonly FieldRule[], problems: string[]): void {
+  for (const [field, test, mustBe] of rules) {
+    if (value[field] !== undefined && !test(value[field])) problems.push(`${prefix}${field}: must be ${mustBe}`);
+  }
+}
+
+const SESSION_SETTINGS_RULES: readonly FieldRule[] = [
+  ['externalId', (id) => isFilledString(id) && id === id.toLowerCase() && !/\s/.test(id), 'lowercase with no spaces'],
+  ['internalId', isFilledString, 'a non-empty string'],
+  ['email', isString, 'a string'],
+  [
+    'userAttributes',
+    (list) => Array.isArray(list) && list.every((item) => isRecord(item) && isString(item.name) && 'value' in item),
+    'an array of {name: string, value}',
+  ],
+  ['groups', (list) => Array.isArray(list) && list.every(isString), 'an array of group names'],
+  ['securityContext', isRecord, 'an object'],
+  ['isEphemeral', isBoolean, 'a boolean'],
+  ['ephemeralTtlSeconds', (seconds) => typeof seconds === 'number' && seconds > 0, 'a positive number of seconds'],
+  ['timezone', isString, 'an IANA time zone name'],
+  ['allowChatWorkspaceAuthoring', isBoolean, 'a boolean'],
+];
+
+const FIELDS_NOT_WITH_INTERNAL_ID = ['userAttributes', 'groups', 'securityContext'] as const;
 
 /** Problems of a `sessionSettings` object (2.8); empty when valid. */
 export function sessionSettingsProblems(value: unknown, path = 'sessionSettings'): string[] {
   if (!isRecord(value)) return [`${path}: must be an object`];
   const problems: string[] = [];
-  const { externalId, internalId } = value;
-  if ((externalId === undefined) === (internalId === undefined)) {
+  if ((value.externalId === undefined) === (value.internalId === undefined)) {
     problems.push(`${path}: externalId and internalId: give exactly one`);
   }
-  if (externalId !== undefined) {
-    if (typeof externalId !== 'string' || externalId.length === 0) problems.push(`${path}.externalId: must be a non-empty string`);
-    else if (externalId !== externalId.toLowerCase() || /\s/.test(externalId)) {
-      problems.push(`${path}.externalId: must be lowercase with no spaces (got "${externalId}")`);
-    }
-  }
-  if (internalId !== undefined) {
-    if (typeof internalId !== 'string' || internalId.length === 0) problems.push(`${path}.internalId: must be a non-empty string`);
+  checkFields(value, `${path}.`, SESSION_SETTINGS_RULES, problems);
+  if (value.internalId !== undefined) {
     for (const field of FIELDS_NOT_WITH_INTERNAL_ID) {
       if (value[field] !== undefined) problems.push(`${path}.${field}: not allowed with internalId`);
     }
   }
-  if (value.email !== undefined && typeof value.email !== 'string') problems.push(`${path}.email: must be a string`);
-  if (value.userAttributes !== undefined) {
-    if (!Array.isArray(value.userAttributes)) problems.push(`${path}.userAttributes: must be an array of {name, value}`);
-    else {
-      value.userAttributes.forEach((attribute: unknown, index) => {
-        if (!isRecord(attribute) || typeof attribute.name !== 'string' || !('value' in attribute)) {
-          problems.push(`${path}.userAttributes[${index}]: must be {name: string, value}`);
-        }
-      });
-    }
-  }
-  if (value.groups !== undefined && !(Array.isArray(value.groups) && value.groups.every((g) => typeof g === 'string'))) {
-    problems.push(`${path}.groups: must be an array of group names`);
-  }
-  if (value.securityContext !== undefined && !isRecord(value.securityContext)) problems.push(`${path}.securityContext: must be an object`);
-  if (value.isEphemeral !== undefined && typeof value.isEphemeral !== 'boolean') problems.push(`${path}.isEphemeral: must be a boolean`);
-  if (value.ephemeralTtlSeconds !== undefined && !(typeof value.ephemeralTtlSeconds === 'number' && value.ephemeralTtlSeconds > 0)) {
-    problems.push(`${path}.ephemeralTtlSeconds: must be a positive number of seconds`);
-  }
-  if (value.timezone !== undefined && typeof value.timezone !== 'string') problems.push(`${path}.timezone: must be an IANA time zone name`);
-  if (value.allowChatWorkspaceAuthoring !== undefined && typeof value.allowChatWorkspaceAuthoring !== 'boolean') {
-    problems.push(`${path}.allowChatWorkspaceAuthoring: must be a boolean`);
-  }
   return problems;
 }
+
+const CHAT_REQUEST_RULES: readonly FieldRule[] = [
+  ['input', isString, 'a string'],
+  ['chatId', isFilledString, 'a chat id from __cutoff__'],
+  ['messageId', (id) => isString(id) && isMessageId(id), '"<unix ms, 13+ digits>-message"'],
+  ['activeBranchName', isString, 'a string'],
+  ['isDefaultBranch', isBoolean, 'a boolean'],
+];
 
 /**
  * Validates a chat request body (2.8). With `auth: 'apiKey'`, `sessionSettings` is required;
@@ -176,19 +197,10 @@ export function sessionSettingsProblems(value: unknown, path = 'sessionSettings'
 export function validateChatRequest(input: unknown, options: { auth?: ChatAuthKind } = {}): ValidationResult<ChatRequest> {
   if (!isRecord(input)) return { ok: false, problems: ['body: must be a JSON object'] };
   const problems: string[] = [];
-  if (input.input !== undefined && typeof input.input !== 'string') problems.push('input: must be a string');
-  if (input.chatId !== undefined && (typeof input.chatId !== 'string' || input.chatId.length === 0)) {
-    problems.push('chatId: must be a chat id returned in __cutoff__ (a non-empty string)');
-  }
-  if (input.messageId !== undefined && (typeof input.messageId !== 'string' || !isMessageId(input.messageId))) {
-    problems.push('messageId: must be "<unix time in ms, 13 or more digits>-message", e.g. "1732512345678-message"');
-  }
-  if (input.activeBranchName !== undefined && typeof input.activeBranchName !== 'string') problems.push('activeBranchName: must be a string');
-  if (input.isDefaultBranch !== undefined && typeof input.isDefaultBranch !== 'boolean') problems.push('isDefaultBranch: must be a boolean');
+  checkFields(input, '', CHAT_REQUEST_RULES, problems);
   if (options.auth !== 'token') {
-    if (input.sessionSettings === undefined) {
-      if (options.auth === 'apiKey') problems.push('sessionSettings: required with API key authentication (who is the chat user?)');
-    } else problems.push(...sessionSettingsProblems(input.sessionSettings));
+    if (input.sessionSettings !== undefined) problems.push(...sessionSettingsProblems(input.sessionSettings));
+    else if (options.auth === 'apiKey') problems.push('sessionSettings: required with an API key (who is the chat user?)');
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: input as ChatRequest };
 }
@@ -330,64 +342,79 @@ export type ClassifiedLine =
   | { kind: 'rpcError'; line: RpcErrorLine }
   | { kind: 'invalid'; value: unknown; reason: string };
 
-function optionalType(value: Record<string, unknown>, key: string, type: 'string' | 'boolean' | 'number'): boolean {
-  const field = value[key];
+/**
+ * The `{ code, message }` of a JSON-RPC error object, the service's answer to a refused chat
+ * credential (service-behaviour 1), or `undefined` when `value` is not one. Any such object means
+ * an authentication failure whatever its fields hold, so missing fields get stand-ins: `code`
+ * `NaN`, `message` `'Unauthorized'`.
+ */
+export function rpcErrorOf(value: unknown): { code: number; message: string } | undefined {
+  if (!isRecord(value) || typeof value.jsonrpc !== 'string' || !isRecord(value.error)) return undefined;
+  const { code, message } = value.error;
+  return { code: typeof code === 'number' ? code : Number.NaN, message: typeof message === 'string' ? message : 'Unauthorized' };
+}
+
+/** An optional field of a stream line: absent, `null` (read as absent) or of `type`. */
+function optionalType(field: unknown, type: 'string' | 'boolean' | 'number'): boolean {
   return field === undefined || field === null || typeof field === type;
 }
 
+/** The fields of a chat message line (2.8), each with its test; optional fields may be `null`. */
+const MESSAGE_FIELDS: readonly (readonly [field: string, test: (value: unknown) => boolean])[] = [
+  ['role', (role) => role === 'user' || role === 'assistant'],
+  ['content', (content) => optionalType(content, 'string')],
+  ['thinking', (thinking) => optionalType(thinking, 'string')],
+  ['sort', (sort) => optionalType(sort, 'number')],
+  ['isDelta', (isDelta) => optionalType(isDelta, 'boolean')],
+  ['graphPath', (path) => path == null || (Array.isArray(path) && path.every(isString))],
+  [
+    'toolCall',
+    (call) =>
+      call == null ||
+      (isRecord(call) && isString(call.name) && optionalType(call.input, 'string') && optionalType(call.result, 'string')),
+  ],
+];
+
 /** Why `value` is not a valid chat message line, or `undefined` when it is one. */
 function messageProblem(value: Record<string, unknown>): string | undefined {
-  if (typeof value.id !== 'string' || value.id.length === 0) return 'message without a string id';
-  if (value.role !== 'user' && value.role !== 'assistant') return `message ${value.id}: role must be "user" or "assistant"`;
-  if (!optionalType(value, 'content', 'string')) return `message ${value.id}: content must be a string`;
-  if (!optionalType(value, 'thinking', 'string')) return `message ${value.id}: thinking must be a string`;
-  if (!optionalType(value, 'sort', 'number')) return `message ${value.id}: sort must be a number`;
-  if (!optionalType(value, 'isDelta', 'boolean')) return `message ${value.id}: isDelta must be a boolean`;
-  const { graphPath, toolCall } = value;
-  if (graphPath !== undefined && graphPath !== null && !(Array.isArray(graphPath) && graphPath.every((node) => typeof node === 'string'))) {
-    return `message ${value.id}: graphPath must be an array of strings`;
-  }
-  if (toolCall !== undefined && toolCall !== null) {
-    if (!isRecord(toolCall) || typeof toolCall.name !== 'string') return `message ${value.id}: toolCall must have a string name`;
-    if (!optionalType(toolCall, 'input', 'string') || !optionalType(toolCall, 'result', 'string')) {
-      return `message ${value.id}: toolCall input and result must be JSON text`;
-    }
-  }
-  return undefined;
+  const { id } = value;
+  if (!isFilledString(id)) return 'message without a string id';
+  const wrong = MESSAGE_FIELDS.find(([field, test]) => !test(value[field]));
+  return wrong && `message ${id}: invalid ${wrong[0]}`;
 }
+
+/** A sentinel id of {@link SENTINEL_IDS}. */
+type SentinelId = (typeof SENTINEL_IDS)[keyof typeof SENTINEL_IDS];
+
+/**
+ * Per sentinel id (2.8, service-behaviour 1): its kind, the field that makes it, and that field's
+ * test. Literal keys, checked against {@link SENTINEL_IDS} by the type, keep this table free of
+ * side effects, so bundles that never classify lines drop it.
+ */
+const SENTINEL_RULES: {
+  readonly [id in SentinelId]: readonly [ClassifiedLine['kind'], field: string, test: (value: unknown) => boolean];
+} = {
+  __cutoff__: ['cutoff', 'state', (state) => isRecord(state) && isString(state.chatId)],
+  __state__: ['state', 'state', isRecord],
+  __aborted__: ['aborted', 'error', (error) => optionalType(error, 'string')],
+  __suspended__: ['suspended', 'retryable', (retryable) => optionalType(retryable, 'boolean')],
+  __usage__: ['usage', 'usage', isRecord],
+};
 
 /**
  * Sorts one parsed stream line by meaning. Never throws: a value that is not a line of the
  * protocol comes back as `{ kind: 'invalid', reason }`, so callers can report it and go on.
  */
 export function classifyStreamLine(value: unknown): ClassifiedLine {
-  if (!isRecord(value)) return { kind: 'invalid', value, reason: 'a stream line must be a JSON object' };
-  const id = value.id;
-  switch (id) {
-    case SENTINEL_IDS.cutoff: {
-      const state = value.state;
-      if (isRecord(state) && typeof state.chatId === 'string') return { kind: 'cutoff', line: value as unknown as CutoffLine };
-      return { kind: 'invalid', value, reason: '__cutoff__ without state.chatId' };
-    }
-    case SENTINEL_IDS.state:
-      return isRecord(value.state)
-        ? { kind: 'state', line: value as unknown as StateLine }
-        : { kind: 'invalid', value, reason: '__state__ without a state object' };
-    case SENTINEL_IDS.aborted:
-      return typeof value.error === 'string' || value.error === undefined
-        ? { kind: 'aborted', line: value as unknown as AbortedLine }
-        : { kind: 'invalid', value, reason: '__aborted__ with a non-string error' };
-    case SENTINEL_IDS.suspended:
-      return typeof value.retryable === 'boolean' || value.retryable === undefined
-        ? { kind: 'suspended', line: value as unknown as SuspendedLine }
-        : { kind: 'invalid', value, reason: '__suspended__ with a non-boolean retryable' };
-    case SENTINEL_IDS.usage:
-      return isRecord(value.usage)
-        ? { kind: 'usage', line: value as unknown as UsageLine }
-        : { kind: 'invalid', value, reason: '__usage__ without a usage object' };
+  if (!isRecord(value)) return { kind: 'invalid', value, reason: 'not a JSON object' };
+  const { id } = value;
+  const sentinel = isString(id) && Object.hasOwn(SENTINEL_RULES, id) ? SENTINEL_RULES[id as SentinelId] : undefined;
+  if (sentinel) {
+    const [kind, field, test] = sentinel;
+    return test(value[field]) ? ({ kind, line: value } as unknown as ClassifiedLine) : { kind: 'invalid', value, reason: `${id}: invalid ${field}` };
   }
-  if (typeof value.jsonrpc === 'string' && isRecord(value.error)) return { kind: 'rpcError', line: value as unknown as RpcErrorLine };
-  if (id === undefined && typeof value.error === 'string') return { kind: 'error', line: value as unknown as ErrorLine };
+  if (rpcErrorOf(value)) return { kind: 'rpcError', line: value as unknown as RpcErrorLine };
+  if (id === undefined && isString(value.error)) return { kind: 'error', line: value as unknown as ErrorLine };
   const problem = messageProblem(value);
   return problem === undefined ? { kind: 'message', line: value as unknown as StreamMessage } : { kind: 'invalid', value, reason: problem };
 }

@@ -127,14 +127,9 @@ function toRows(value: unknown): CubeSqlRow[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const rows: CubeSqlRow[] = [];
   for (const row of value as unknown[]) {
-    if (!Array.isArray(row)) return undefined;
-    const cells: CubeSqlRow = [];
-    for (const cell of row as unknown[]) {
-      const converted = toCell(cell);
-      if (converted === undefined) return undefined;
-      cells.push(converted);
-    }
-    rows.push(cells);
+    const cells = Array.isArray(row) ? row.map(toCell) : [undefined];
+    if (cells.includes(undefined)) return undefined;
+    rows.push(cells as CubeSqlRow);
   }
   return rows;
 }

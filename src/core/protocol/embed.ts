@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { isRecord } from './shared';
 
 // ---------------------------------------------------------------------------------------------
 // Envelope (6.1)
@@ -212,18 +213,6 @@ export type UnknownEmbedEvent = EmbedEventEnvelope<`service:event:${string}`, { 
  */
 export type AnyEmbedEvent = EmbedEvent | UnknownEmbedEvent;
 
-/** Every known event type, in the order of 6.2. */
-export const EMBED_EVENT_TYPES = [
-  'service:event:ready',
-  'service:event:view',
-  'service:event:navigate',
-  'service:event:dashboard-loaded',
-  'service:event:download',
-  'service:event:drilldown',
-  'service:event:ai-query',
-  'service:event:error',
-] as const satisfies readonly EmbedEventType[];
-
 // ---------------------------------------------------------------------------------------------
 // Action payloads (6.3; service-behaviour 2)
 
@@ -328,18 +317,6 @@ export type EmbedAction = { [T in EmbedActionType]: EmbedActionOf<T> }[EmbedActi
  * ignore these rather than fail, so a newer host never breaks an older embed.
  */
 export type UnknownEmbedAction = EmbedActionEnvelope<`service:action:${string}`, { [key: string]: unknown }>;
-
-/** Every action type, in the order of 6.3, then those of service-behaviour 2. */
-export const EMBED_ACTION_TYPES = [
-  'service:action:set-color-scheme',
-  'service:action:set-theme',
-  'service:action:set-locale',
-  'service:action:set-filter',
-  'service:action:navigate',
-  'service:action:refresh',
-  'service:action:set-timezone',
-  'service:action:set-session',
-] as const satisfies readonly EmbedActionType[];
 
 // ---------------------------------------------------------------------------------------------
 // Locales and time zones (service-behaviour 2)
@@ -448,10 +425,6 @@ type Rule = (value: unknown, path: string, problems: string[]) => void;
 /** One rule per field of `T`, index signatures left out (extra fields pass through). */
 type Rules<T> = { [K in keyof T as string extends K ? never : K]-?: Rule };
 
-function isPlainObject(value: unknown): value is { [key: string]: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
   if (Array.isArray(value)) return 'an array';
@@ -483,7 +456,7 @@ const oneOf = (options: readonly unknown[]): Rule =>
 const shape =
   (fields: { readonly [field: string]: Rule }): Rule =>
   (value, path, problems) => {
-    if (!isPlainObject(value)) {
+    if (!isRecord(value)) {
       problems.push(`${path}: expected an object, got ${describe(value)}`);
       return;
     }
@@ -551,7 +524,7 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
     ),
   },
   'service:action:set-locale': {
-    locale: text(isLocaleTag, 'a BCP-47 tag such as "es-MX"'),
+    locale: text(isLocaleTag, 'a BCP-47 tag'),
   },
   'service:action:set-filter': {
     filterUrlParameter: text(isFilterUrlParameter, 'f_<view>.<dimension>=<JSON>, joined by &'),
@@ -564,14 +537,39 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
   'service:action:set-session': { sessionId: optionalString },
 };
 
-const envelopeRules = (prefix: string): { readonly [field: string]: Rule } => ({
+/** Every known event type, in the order of 6.2: the keys of the rules, so the two never drift apart. */
+export const EMBED_EVENT_TYPES: readonly [
+  'service:event:ready',
+  'service:event:view',
+  'service:event:navigate',
+  'service:event:dashboard-loaded',
+  'service:event:download',
+  'service:event:drilldown',
+  'service:event:ai-query',
+  'service:event:error',
+] = Object.keys(eventPayloadRules) as never;
+
+/** Every action type, in the order of 6.3, then those of service-behaviour 2 (the keys of the rules). */
+export const EMBED_ACTION_TYPES: readonly [
+  'service:action:set-color-scheme',
+  'service:action:set-theme',
+  'service:action:set-locale',
+  'service:action:set-filter',
+  'service:action:navigate',
+  'service:action:refresh',
+  'service:action:set-timezone',
+  'service:action:set-session',
+] = Object.keys(actionPayloadRules) as never;
+
+const envelopeRules = (direction: EmbedDirection, prefix: string): { readonly [field: string]: Rule } => ({
+  direction: oneOf([direction]),
   type: text((value) => value.startsWith(prefix), `a name starting with "${prefix}"`),
   payload: object,
   timestamp: number,
 });
 
-const eventEnvelope = shape({ ...envelopeRules(EMBED_EVENT_PREFIX), surface });
-const actionEnvelope = shape(envelopeRules(EMBED_ACTION_PREFIX));
+const eventEnvelope = shape({ ...envelopeRules('event', EMBED_EVENT_PREFIX), surface });
+const actionEnvelope = shape(envelopeRules('action', EMBED_ACTION_PREFIX));
 
 /** The outcome of {@link parseEmbedEvent} or {@link parseEmbedAction}. */
 export type EmbedParseResult<TKnown, TUnknown> =
@@ -586,18 +584,15 @@ function parse(
   payloadRules: { readonly [type: string]: { readonly [field: string]: Rule } },
 ): EmbedParseResult<unknown, unknown> {
   // 6.1: `source` is checked first, so messages of other libraries fail with one clear reason.
-  if (!isPlainObject(value) || value.source !== EMBED_SOURCE) {
-    return { kind: 'invalid', problems: [`source: expected "${EMBED_SOURCE}", not a message of this protocol`] };
+  if (!isRecord(value) || value.source !== EMBED_SOURCE) {
+    return { kind: 'invalid', problems: [`source: expected "${EMBED_SOURCE}"`] };
   }
   const problems: string[] = [];
-  if (value.direction !== direction) problems.push(`direction: expected "${direction}", got ${describe(value.direction)}`);
-  else envelope(value, '', problems);
+  envelope(value, '', problems);
   // 6.1: `surface` is always present on events (checked by the envelope) and never on actions.
-  if (direction === 'action' && 'surface' in value) problems.push('surface: actions never carry a surface');
+  if (direction === 'action' && 'surface' in value) problems.push('surface: not allowed on actions');
   if (problems.length) return { kind: 'invalid', problems };
-  const fields = Object.prototype.hasOwnProperty.call(payloadRules, value.type as string)
-    ? payloadRules[value.type as string]
-    : undefined;
+  const fields = Object.hasOwn(payloadRules, value.type as string) ? payloadRules[value.type as string] : undefined;
   if (!fields) return { kind: 'unknown', message: value };
   shape(fields)(value.payload, 'payload', problems);
   return problems.length ? { kind: 'invalid', problems } : { kind: 'known', message: value };

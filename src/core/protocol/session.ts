@@ -58,6 +58,34 @@ export function groupsNotFoundMessage(missing: readonly string[]): string {
 }
 
 /**
+ * Codes for the generate-session failures that §7 names only by their text, so callers can branch
+ * on a stable `code` rather than match messages themselves.
+ */
+export const SESSION_ERROR_CODES = {
+  /** {@link USER_ATTRIBUTES_NOT_FOUND}: an attribute name is not in the catalog (read-only mode). */
+  userAttributesNotFound: 'user_attributes_not_found',
+  /** {@link groupsNotFoundMessage}: group names that do not exist. */
+  groupsNotFound: 'groups_not_found',
+  /** {@link CANNOT_CHANGE_TYPE}: an attribute definition changes an existing type; nothing was upserted. */
+  cannotChangeType: 'cannot_change_type',
+} as const;
+
+/** One of {@link SESSION_ERROR_CODES}. */
+export type SessionErrorCode = (typeof SESSION_ERROR_CODES)[keyof typeof SESSION_ERROR_CODES];
+
+/**
+ * The {@link SessionErrorCode} of a generate-session error message of §7, or `undefined` for any
+ * other text. Matches the texts anywhere in the message, as the service may say more around them.
+ */
+export function sessionErrorCode(message: string): SessionErrorCode | undefined {
+  if (message.includes(USER_ATTRIBUTES_NOT_FOUND)) return SESSION_ERROR_CODES.userAttributesNotFound;
+  if (message.includes(CANNOT_CHANGE_TYPE)) return SESSION_ERROR_CODES.cannotChangeType;
+  // The shape of groupsNotFoundMessage, whatever names and separator sit between its two parts.
+  if (/Groups with names [\s\S]+ not found/.test(message)) return SESSION_ERROR_CODES.groupsNotFound;
+  return undefined;
+}
+
+/**
  * A fuller message for §4.2 rule 4 that still contains {@link CANNOT_CHANGE_TYPE}, for the
  * emulator: `User attribute "plan" is string: cannot change type to number`.
  */
@@ -511,13 +539,20 @@ function duplicateNameProblems(field: string, list: unknown, what: string): stri
   return problems;
 }
 
-function valueMatchesType(value: unknown, type: UserAttributeDefinitionType): boolean {
+/**
+ * §4.2 rule 5, the one home of "a value matches its attribute's type": `string`, `number` (finite),
+ * `boolean` (tenant-wide attributes only; behaviour §4), `string_array`, `number_array`. `null` is
+ * not a value of any type: callers treat it as "clear" before asking.
+ */
+export function attributeValueMatchesType(value: unknown, type: UserAttributeDefinitionType | 'boolean'): boolean {
   const isNumber = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
   switch (type) {
     case 'string':
       return typeof value === 'string';
     case 'number':
       return isNumber(value);
+    case 'boolean':
+      return typeof value === 'boolean';
     case 'string_array':
       return Array.isArray(value) && value.every((x) => typeof x === 'string');
     case 'number_array':
@@ -547,7 +582,7 @@ function definitionTypeProblems(input: Record<string, unknown>): string[] {
     const definition = definitions.get(name);
     const value = (attributes as Array<Record<string, unknown>>)[index]?.['value'];
     if (!definition || value === null || value === undefined) continue;
-    if (!valueMatchesType(value, definition.type))
+    if (!attributeValueMatchesType(value, definition.type))
       problems.push(
         `userAttributes[${index}].value: must be ${TYPE_WORDS[definition.type]} (or null) because ` +
           `userAttributeDefinitions[${definition.index}] defines "${name}" as ${definition.type}`,

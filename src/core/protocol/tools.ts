@@ -17,6 +17,20 @@ export const SERVICE_SQL_API_TOOL = 'serviceSqlApi';
 /** Default cap on rows in `serviceSqlApi` `result.data` (8). */
 export const SQL_RESULT_ROW_LIMIT = 100;
 
+/**
+ * The service's official default chart style (service-behaviour 1): font, colour of labels and
+ * titles, and the category palette, in order. For `vegaSpec` charts that bring no style of their own.
+ */
+export const DEFAULT_CHART_STYLE: {
+  readonly font: string;
+  readonly labelColor: string;
+  readonly palette: readonly string[];
+} = {
+  font: 'Inter, sans-serif',
+  labelColor: '#43436B',
+  palette: ['#4E79A7', '#F28E2B', '#E15759', '#76B7B2', '#59A14F', '#EDC948', '#B07AA1', '#FF9DA7', '#9C755F', '#BAB0AC'],
+};
+
 /** A member of a cube or view in a `serviceMeta` result. */
 export interface MetaSearchMember {
   name: string;
@@ -107,7 +121,8 @@ function parseJsonText(text: string | null | undefined): { ok: true; value: unkn
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    // JSON.parse throws only SyntaxError.
+    return { ok: false, error: (error as SyntaxError).message };
   }
 }
 
@@ -175,16 +190,8 @@ export function toResultTable(result: ToolResult): ResultTable | undefined {
     };
   }
   if (result.kind === 'legacyQuery') {
-    const names: string[] = [];
-    const seen = new Set<string>();
-    for (const row of result.value.data) {
-      for (const key of Object.keys(row)) {
-        if (!seen.has(key)) {
-          seen.add(key);
-          names.push(key);
-        }
-      }
-    }
+    // Every key of every row, in the order of first appearance.
+    const names = [...new Set(result.value.data.flatMap((row) => Object.keys(row)))];
     return {
       columns: names.map((name) => ({ name })),
       rows: result.value.data.map((row) => names.map((name) => row[name])),

@@ -1,0 +1,447 @@
+/**
+ * The script of the emulator's embed pages (bundled into `page-script.generated.ts`, served as
+ * `/embed/_assets/page.js`). It reads the {@link EmbedPageConfig} the server wrote into the
+ * page, mounts the surface, and speaks embed messaging with the embedding page:
+ *
+ * - load order (service-behaviour 2): `ready` once mounted (before any data), then `view`, then
+ *   on dashboards `dashboard-loaded` when every widget has rendered;
+ * - a page that could not authenticate shows its error and posts one fatal `error`, nothing else;
+ * - every action of 6.3 (and `set-timezone`) has a visible effect; `set-session` and actions this
+ *   version does not know are ignored;
+ * - with `?__emulatorEcho=1`, a debug event with the page's state follows every change
+ *   (`ECHO_PARAMETER` in `config.ts`).
+ *
+ * @module
+ */
+import { createDataClient } from '../../../core/data-client';
+import {
+  isTimeZone,
+  resolveLocale,
+  type EmbedAction,
+  type SupportedLocale,
+} from '../../../core/protocol/embed';
+import {
+  CONFIG_ELEMENT_ID,
+  ECHO_PARAMETER,
+  STATE_EVENT_TYPE,
+  type EmbedPageConfig,
+  type EmbedPageState,
+  type EmbedPageWidgetState,
+} from '../config';
+import { applyToQuery, readFilterParameters, readTimeGrainParameters } from '../filters';
+import { format, stringsFor } from '../strings';
+import { resolveView, type View, type ViewDeps } from './app';
+import { createChatModel, visibleMessages } from './chat';
+import type { PageContext, QueryState, Switches } from './context';
+import { loadAll } from './dashboard';
+import { h, replaceChildren } from './dom';
+import { createFormatter } from './format';
+import { createMessenger } from './messaging';
+import { createTheme, type ThemeController } from './theme';
+
+function readConfig(): EmbedPageConfig {
+  const element = document.getElementById(CONFIG_ELEMENT_ID);
+  return JSON.parse(element?.textContent ?? '{}') as EmbedPageConfig;
+}
+
+/** Only the literal `false` turns a part off (service-behaviour 2). */
+function switchesOf(params: URLSearchParams): Switches {
+  const off = (name: string): boolean => params.get(name) === 'false';
+  return {
+    header: !off('showDashboardHeader'),
+    title: !off('showDashboardTitle'),
+    exportMenu: !off('showDashboardExportMenu'),
+    newChat: !off('showNewChat'),
+    chatInput: !off('showChatInput'),
+    chatHistory: !off('showChatHistory'),
+  };
+}
+
+function isVisible(element: Element | null): boolean {
+  if (!element) return false;
+  if (element.closest('.svc-visually-hidden, [hidden]')) return false;
+  return element.getClientRects().length > 0;
+}
+
+/** What {@link readState} reads besides the DOM. */
+interface StateSources {
+  theme: ThemeController;
+  locale: string;
+  timezone: string;
+  path: string;
+  filters: ReadonlyMap<string, unknown>;
+  timeGrains: ReadonlyMap<string, string>;
+  refreshCount: number;
+  queryRuns: number;
+  chatMessages: string[];
+}
+
+/** The page's state as the viewer sees it, for the debug echo (`ECHO_PARAMETER`). */
+function readState(sources: StateSources, seq: number, reason: string): EmbedPageState {
+  const probe = h('span', { attrs: { class: 'svc-probe' } });
+  document.body.append(probe);
+  const probeStyle = getComputedStyle(probe);
+  const bodyStyle = getComputedStyle(document.body);
+  const computed = {
+    background: bodyStyle.backgroundColor,
+    text: bodyStyle.color,
+    primary: probeStyle.color,
+    borderRadius: probeStyle.borderTopLeftRadius,
+    fontFamily: bodyStyle.fontFamily,
+  };
+  probe.remove();
+  const heading = [...document.querySelectorAll('h1')].find((element) => isVisible(element));
+  const widgets: EmbedPageWidgetState[] = [...document.querySelectorAll<HTMLElement>('[data-widget-id]')].map((element) => ({
+    id: element.dataset['widgetId'] ?? '',
+    type: element.dataset['widgetType'] ?? '',
+    title: element.dataset['title'] ?? '',
+    status: (element.dataset['status'] ?? 'loading') as EmbedPageWidgetState['status'],
+    ...(element.dataset['rows'] !== undefined ? { rowCount: Number(element.dataset['rows']) } : {}),
+    exportable: element.querySelector('[data-action="download-csv"]') !== null,
+  }));
+  const part = (name: string): boolean => isVisible(document.querySelector(`[data-part="${name}"]`));
+  return {
+    seq,
+    reason,
+    colorScheme: sources.theme.scheme,
+    appliedScheme: sources.theme.applied,
+    computed,
+    locale: sources.locale,
+    lang: document.documentElement.lang,
+    timezone: sources.timezone,
+    path: sources.path,
+    heading: heading?.textContent?.trim() ?? '',
+    filters: Object.fromEntries(sources.filters),
+    timeGrains: Object.fromEntries(sources.timeGrains),
+    refreshCount: sources.refreshCount,
+    queryRuns: sources.queryRuns,
+    refreshedText: document.querySelector('[data-part="refreshed"]')?.textContent ?? '',
+    timezoneText: document.querySelector('[data-part="timezone"]')?.textContent ?? '',
+    widgets,
+    visible: {
+      header: part('header'),
+      title: part('title'),
+      exportMenu: part('export-menu'),
+      newChat: part('new-chat'),
+      chatInput: part('chat-input'),
+      chatHistory: part('chat-history'),
+      chatLauncher: part('chat-launcher'),
+    },
+    buttons: [...document.querySelectorAll('button, summary')].filter(isVisible).map((element) => (element.getAttribute('aria-label') ?? element.textContent ?? '').trim()),
+    chatMessages: sources.chatMessages,
+  };
+}
+
+function start(): void {
+  const config = readConfig();
+  const params = new URLSearchParams(location.search);
+  const echo = params.get(ECHO_PARAMETER) === '1';
+  const messenger = createMessenger(config.surface);
+  const root = document.getElementById('svc-root') ?? document.body.appendChild(h('main', { attrs: { id: 'svc-root' } }));
+  const mountedAt = performance.now();
+
+  let seq = 0;
+  let sources: () => StateSources;
+  const changed = (reason: string): void => {
+    if (!echo) return;
+    seq += 1;
+    messenger.postUnknown(STATE_EVENT_TYPE, { ...readState(sources(), seq, reason) });
+  };
+
+  let locale: SupportedLocale = resolveLocale(params.get('locale') ?? config.defaultLocale);
+  const requestedZone = params.get('timezone');
+  let timezone = requestedZone !== null && isTimeZone(requestedZone) ? requestedZone : config.defaultTimezone;
+  const theme = createTheme(config.theme ?? {}, () => changed('system-color-scheme'));
+  const applyLang = (): void => {
+    document.documentElement.lang = locale;
+  };
+  applyLang();
+
+  const framedWithoutOrigin = window.parent !== window && messenger.parentOrigin === null;
+
+  // Failed authentication or mount: the error is all there is.
+  if (config.error) {
+    const { message, display, context, name } = config.error;
+    // The server already put the error on screen; the script only makes sure of it.
+    if (!root.querySelector('[data-part="error"]')) {
+      replaceChildren(root, h('div', { attrs: { role: 'alert', class: 'svc-error', 'data-part': 'error' } }, h('h1', { attrs: { class: 'svc-title' } }, stringsFor(locale).errorTitle), h('p', {}, display)));
+    }
+    sources = () => ({ theme, locale, timezone, path: '', filters: new Map(), timeGrains: new Map(), refreshCount: 0, queryRuns: 0, chatMessages: [] });
+    messenger.post({ surface: config.surface, type: 'service:event:error', payload: { message, name, context, fatal: true } });
+    changed('mount');
+    return;
+  }
+
+  const filters = readFilterParameters(params).set;
+  const timeGrains = readTimeGrainParameters(params);
+  const data = createDataClient({ url: config.dataUrl, token: config.token });
+  const cache = new Map<string, { key: string; generation: number; state: QueryState; listeners: Set<() => void> }>();
+  let generation = 0;
+  let pending = 0;
+  let queryRuns = 0;
+  let refreshCount = 0;
+  let refreshedAt: number | null = null;
+  let view: View | undefined;
+  let disposeView = (): void => {};
+  let navigating = false;
+  let chatOpen = false;
+  let formatter = createFormatter(locale, timezone);
+
+  const chat = createChatModel(() => page);
+  const deps: ViewDeps = {
+    chat,
+    get chatOpen() {
+      return chatOpen;
+    },
+    setChatOpen(open) {
+      chatOpen = open;
+      render();
+      changed(open ? 'chat-open' : 'chat-close');
+    },
+  };
+
+  const settled = (): void => {
+    refreshedAt = Date.now();
+    const line = document.querySelector('[data-part="refreshed"]');
+    if (line) line.textContent = format(page.strings.lastRefreshed, { time: page.format.moment(refreshedAt) });
+    changed('render');
+  };
+
+  const page: PageContext = {
+    config,
+    surface: config.surface,
+    messenger,
+    data,
+    get locale() {
+      return locale;
+    },
+    get strings() {
+      return stringsFor(locale);
+    },
+    get timezone() {
+      return timezone;
+    },
+    get format() {
+      return formatter;
+    },
+    allowExport: params.get('allowExport') === 'true',
+    switches: switchesOf(params),
+    filters,
+    timeGrains,
+    get path() {
+      return view?.path ?? '/';
+    },
+    get refreshedAt() {
+      return refreshedAt;
+    },
+    get refreshCount() {
+      return refreshCount;
+    },
+    query(widgetId, query, onSettled) {
+      const effective = applyToQuery(query, { filters, timeGrains, timezone });
+      const key = JSON.stringify(effective);
+      let entry = cache.get(widgetId);
+      if (!entry || entry.key !== key || entry.generation !== generation) {
+        const current = { key, generation, state: { status: 'loading', key } as QueryState, listeners: new Set<() => void>() };
+        cache.set(widgetId, current);
+        entry = current;
+        pending += 1;
+        queryRuns += 1;
+        data
+          .load(effective)
+          .then(
+            (result) => {
+              current.state = { status: 'ready', key, result };
+            },
+            (error: unknown) => {
+              const message = error instanceof Error ? error.message : String(error);
+              current.state = { status: 'error', key, message };
+              messenger.post({
+                surface: config.surface,
+                type: 'service:event:error',
+                payload: { message: `${stringsFor('en-US').failedToLoad}: ${message}`, name: error instanceof Error ? error.name : 'Error', context: 'embed-render', fatal: false },
+              });
+            },
+          )
+          .finally(() => {
+            pending -= 1;
+            for (const listener of current.listeners) listener();
+            current.listeners.clear();
+            if (pending === 0) settled();
+          });
+      }
+      if (entry.state.status === 'loading') entry.listeners.add(onSettled);
+      return entry.state;
+    },
+    navigate(path) {
+      return go(path, 'viewer');
+    },
+    setFilter(member, condition) {
+      if (condition === undefined) filters.delete(member);
+      else filters.set(member, condition);
+      render();
+      changed('filter');
+    },
+    setTimeGrain(member, grain) {
+      timeGrains.set(member, grain);
+      render();
+      changed('time-grain');
+    },
+    refresh() {
+      generation += 1;
+      refreshCount += 1;
+      render();
+    },
+    render: () => render(),
+    changed,
+  };
+
+  function render(): void {
+    if (!view) return;
+    const focusKey = document.activeElement?.getAttribute('data-focus-key');
+    disposeView();
+    const { element, dispose } = view.render();
+    disposeView = dispose;
+    replaceChildren(
+      root,
+      framedWithoutOrigin ? h('p', { attrs: { role: 'status', class: 'svc-notice' } }, page.strings.noParentOrigin) : null,
+      element,
+    );
+    document.title = view.title;
+    if (focusKey) root.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus();
+  }
+
+  function postView(current: View): void {
+    messenger.post({
+      surface: config.surface,
+      type: 'service:event:view',
+      payload: { surface: config.surface, path: current.path, title: current.title, ...(current.publicId ? { publicId: current.publicId } : {}) },
+    });
+  }
+
+  /** Goes to `path`; posts `navigate` and `view` (6.2), or a non-fatal error for an unknown path. */
+  function go(path: string, cause: string): boolean {
+    const next = resolveView(page, deps, path);
+    if (!next) {
+      messenger.post({ surface: config.surface, type: 'service:event:error', payload: { message: format(stringsFor('en-US').unknownPath, { path }), context: 'navigate', fatal: false } });
+      changed(`${cause}:unknown-path`);
+      return false;
+    }
+    const previousPath = view?.path;
+    view = next;
+    navigating = true;
+    next.enter?.();
+    navigating = false;
+    chatOpen = false;
+    render();
+    messenger.post({ surface: config.surface, type: 'service:event:navigate', payload: previousPath === undefined ? { path: next.path } : { path: next.path, previousPath } });
+    postView(next);
+    changed(cause === 'viewer' ? 'navigate' : cause);
+    return true;
+  }
+
+  // Re-render when the chat's threads change (a new thread, a chat id learned), so the history
+  // and the chat surface's paths follow; message text updates itself inside the panel.
+  let threadSignature = '';
+  chat.subscribe(() => {
+    const signature = chat.threads.map((thread) => chat.chatIdOf(thread) ?? '?').join(',') + `|${chat.threads.indexOf(chat.current!)}|${chat.busy}`;
+    if (signature === threadSignature || navigating) return;
+    threadSignature = signature;
+    render();
+    changed('chat');
+  });
+
+  function apply(action: EmbedAction): void {
+    switch (action.type) {
+      case 'service:action:set-color-scheme':
+        theme.setScheme(action.payload.scheme);
+        break;
+      case 'service:action:set-theme':
+        theme.setTheme(action.payload);
+        break;
+      case 'service:action:set-locale':
+        locale = resolveLocale(action.payload.locale);
+        applyLang();
+        formatter = createFormatter(locale, timezone);
+        render();
+        break;
+      case 'service:action:set-timezone':
+        timezone = action.payload.timezone;
+        formatter = createFormatter(locale, timezone);
+        render();
+        break;
+      case 'service:action:set-filter': {
+        const parsed = readFilterParameters(action.payload.filterUrlParameter);
+        for (const member of parsed.cleared) filters.delete(member);
+        for (const [member, condition] of parsed.set) filters.set(member, condition);
+        render();
+        break;
+      }
+      case 'service:action:navigate':
+        go(action.payload.path, action.type);
+        return;
+      case 'service:action:refresh':
+        page.refresh();
+        break;
+      default:
+        // `set-session` (payload unpublished) and future actions: nothing to do in the emulator.
+        return;
+    }
+    changed(action.type);
+  }
+
+  sources = () => ({
+    theme,
+    locale,
+    timezone,
+    path: view?.path ?? '',
+    filters,
+    timeGrains,
+    refreshCount,
+    queryRuns,
+    chatMessages: visibleMessages(chat).map((message) => `${message.role}: ${message.text}`),
+  });
+
+  // Mount: the first view, then `ready` (authenticated and mounted, before data), then `view`.
+  const first = resolveView(page, deps, config.surface === 'dashboard' && config.dashboard ? `/dashboard/${encodeURIComponent(config.dashboard.publicId)}` : '/');
+  if (!first) return;
+  view = first;
+  first.enter?.();
+  messenger.onAction(apply);
+  render();
+  messenger.post({
+    surface: config.surface,
+    type: 'service:event:ready',
+    payload: {
+      embedTenant: config.embedTenant,
+      deploymentId: config.deploymentId,
+      mode: 'signed',
+      surface: config.surface,
+      ...(config.dashboard ? { publicId: config.dashboard.publicId } : {}),
+    },
+  });
+  postView(first);
+  changed('mount');
+
+  if (config.surface === 'dashboard' && config.dashboard) {
+    const dashboard = config.dashboard;
+    void loadAll(page, dashboard).then((widgetCount) => {
+      let posted = false;
+      const post = (): void => {
+        if (posted) return;
+        posted = true;
+        messenger.post({
+          surface: 'dashboard',
+          type: 'service:event:dashboard-loaded',
+          payload: { publicId: dashboard.publicId, widgetCount, loadDurationMs: Math.round(performance.now() - mountedAt) },
+        });
+      };
+      // After the browser has drawn the last widget; the timer covers a hidden iframe, where
+      // animation frames do not run.
+      requestAnimationFrame(post);
+      setTimeout(post, 100);
+    });
+  }
+}
+
+start();

@@ -1,0 +1,301 @@
+/**
+ * The embed pages (service-interface 5 rule 8, 6; service-behaviour 2), on the emulator's own
+ * origin, exactly where the service serves them:
+ *
+ * | path | surface |
+ * |---|---|
+ * | `/embed/dashboard/{publicId}` | published dashboard |
+ * | `/embed/d/{deploymentId}/dashboard/{publicId}` | published dashboard (newer form) |
+ * | `/embed/d/{deploymentId}/app` | creator-mode app |
+ * | `/embed/chat`, `/embed/d/{deploymentId}/chat` | standalone chat |
+ *
+ * Each takes the session in `session` or `sessionId` (both everywhere, a choice of the emulator)
+ * and exchanges it once, on the server, with `exchangeEmbedSession` of the sessions feature:
+ * single use, within 5 minutes of minting, for a token of 24 hours. A missing, unknown, expired,
+ * used or revoked session, a session of another deployment than the URL names, a dashboard that
+ * does not exist or is not allowed for embedding: the page shows the error and its script posts
+ * a fatal `service:event:error` (401, 403 or 404, still HTML). Otherwise the page gets the
+ * surface's content and the viewer's token, and its script (`embed/page/main.ts`) mounts it and
+ * posts `ready`, `view` and, on dashboards, `dashboard-loaded`.
+ *
+ * What the viewer may see is decided here, never by the URL: the session's deployment, the
+ * dashboard's `allowEmbed`, and row-level security from the token's claims (the page's queries go
+ * to the data API with the token). URL parameters (filters, switches, locale, time zone) are
+ * read by the page script.
+ *
+ * Assets: `/embed/_assets/page.js` (the bundled page script, `embed/page-script.generated.ts`)
+ * and `/embed/_assets/page.css`, both cacheable under their content hash.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import type { Surface } from '../../core/protocol/embed';
+import { resolveLocale } from '../../core/protocol/embed';
+import { signDeploymentToken } from '../auth';
+import type { EmulatorContext, EmulatorEnv, EmulatorFeature } from '../context';
+import type { EmbedPageConfig, PageChat, PageDashboard, PageWorkbook } from '../embed/config';
+import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from '../embed/html';
+import { PAGE_SCRIPT } from '../embed/page-script.generated';
+import { format, stringsFor, type EmbedStrings } from '../embed/strings';
+import { PAGE_CSS } from '../embed/styles';
+import type { DashboardRecord } from '../state';
+import { agentUrl, dataUrl, findDeployment } from '../world';
+import { exchangeEmbedSession, type EmbedSessionExchange, type EmbedSessionFailureReason } from './sessions';
+
+/** Path prefix of the embed pages. */
+export const EMBED_PATH_PREFIX = '/embed';
+
+function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+const SCRIPT_HASH = contentHash(PAGE_SCRIPT);
+const STYLES_HASH = contentHash(PAGE_CSS);
+
+/** Address of the page script, versioned by its content. */
+export const PAGE_SCRIPT_PATH = `${EMBED_PATH_PREFIX}/_assets/page.js`;
+/** Address of the stylesheet, versioned by its content. */
+export const PAGE_STYLES_PATH = `${EMBED_PATH_PREFIX}/_assets/page.css`;
+
+/** Why a page cannot mount, with the status it is served with. */
+interface PageFailure {
+  status: 401 | 403 | 404;
+  /** Key of the message in {@link EmbedStrings}. */
+  key: keyof EmbedStrings;
+  values?: Record<string, string | number>;
+  name: string;
+  context: string;
+}
+
+const SESSION_FAILURES: Record<EmbedSessionFailureReason, keyof EmbedStrings> = {
+  unknown: 'unknownSession',
+  expired: 'expiredSession',
+  used: 'usedSession',
+  revoked: 'revokedSession',
+};
+
+/** What the route names. */
+interface PageTarget {
+  surface: Surface;
+  publicId?: string;
+  /** From `/embed/d/{deploymentId}/...`; the raw path segment. */
+  deploymentId?: string;
+}
+
+function pageHeaders(status: number): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': PAGE_CONTENT_SECURITY_POLICY,
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    ...(status === 401 ? { 'www-authenticate': 'Session' } : {}),
+  };
+}
+
+function pageDashboard(record: DashboardRecord, fallbackTitle: string): PageDashboard {
+  const config = record.config;
+  return {
+    publicId: record.publicId,
+    title: config.title ?? fallbackTitle,
+    description: config.description ?? null,
+    kind: config.kind === 'APP' ? 'APP' : 'CLASSIC',
+    widgets: config.widgets ?? [],
+  };
+}
+
+function embeddable(record: DashboardRecord | undefined): record is DashboardRecord {
+  return record !== undefined && record.status === 'published' && record.allowEmbed;
+}
+
+/** The deployment's workbooks for the app's home; those whose dashboard may not be embedded are left out. */
+function appWorkbooks(context: EmulatorContext, deploymentId: number): PageWorkbook[] {
+  const { state } = context;
+  const folderPath = (folderId: number | null): string[] => {
+    const names: string[] = [];
+    for (let id = folderId, depth = 0; id !== null && depth < 32; depth++) {
+      const folder = state.folders.get(id);
+      if (!folder) break;
+      names.unshift(folder.name);
+      id = folder.parentId;
+    }
+    return names;
+  };
+  const workbooks: PageWorkbook[] = [];
+  for (const workbook of state.workbooks.values()) {
+    if (workbook.deploymentId !== deploymentId || workbook.slug === null) continue;
+    const record = workbook.dashboardPublicId === null ? undefined : state.dashboards.get(workbook.dashboardPublicId);
+    if (record && !embeddable(record)) continue;
+    workbooks.push({
+      id: workbook.id,
+      slug: workbook.slug,
+      name: workbook.name,
+      folderPath: folderPath(workbook.folderId),
+      dashboard: record ? pageDashboard(record, workbook.name) : null,
+    });
+  }
+  return workbooks.sort((a, b) => a.folderPath.join('/').localeCompare(b.folderPath.join('/')) || a.name.localeCompare(b.name));
+}
+
+/**
+ * How the page reaches the agent of the session's deployment: its `{ai_url}` and a deployment
+ * token for the viewer. The exchange token already names an external viewer (`externalId`,
+ * `scope` with `chat`); an internal viewer gets a token naming them by `sub`.
+ */
+async function pageChat(context: EmulatorContext, exchange: Extract<EmbedSessionExchange, { ok: true }>): Promise<PageChat | null> {
+  const { session, user } = exchange;
+  const agent = context.world.agents.find((candidate) => candidate.deploymentId === session.deploymentId);
+  const deployment = findDeployment(context.world, session.deploymentId);
+  if (!agent || !deployment?.chatTokenAuth) return null;
+  const now = context.clock.now();
+  const token =
+    user.kind === 'external'
+      ? exchange.token
+      : await signDeploymentToken(context.world, {
+          deploymentId: session.deploymentId,
+          claims: {
+            sub: user.id,
+            ...(user.email === null ? {} : { email: user.email }),
+            scope: ['chat'],
+            groups: user.groups,
+            userAttributes: user.attributes,
+          },
+          expiresInSeconds: Math.max(1, Math.floor((exchange.expiresAt - now) / 1000)),
+          now,
+        });
+  return { url: agentUrl('', agent.id, context.world.accountName), agentId: agent.id, token };
+}
+
+/** The embed pages feature. */
+export const embedPagesFeature: EmulatorFeature = {
+  name: 'embed-pages',
+  basePath: EMBED_PATH_PREFIX,
+  create(context: EmulatorContext) {
+    const app = new Hono<EmulatorEnv>();
+
+    const asset = (c: Context<EmulatorEnv>, body: string, type: string, hash: string): Response => {
+      const fresh = c.req.query('v') === hash;
+      return new Response(body, {
+        status: 200,
+        headers: {
+          'content-type': type,
+          'x-content-type-options': 'nosniff',
+          // Versioned addresses never change content; an unversioned one must be checked.
+          'cache-control': fresh ? 'public, max-age=31536000, immutable' : 'no-cache',
+          etag: `"${hash}"`,
+        },
+      });
+    };
+    app.get('/_assets/page.js', (c) => asset(c, PAGE_SCRIPT, 'text/javascript; charset=utf-8', SCRIPT_HASH));
+    app.get('/_assets/page.css', (c) => asset(c, PAGE_CSS, 'text/css; charset=utf-8', STYLES_HASH));
+
+    async function servePage(c: Context<EmulatorEnv>, target: PageTarget): Promise<Response> {
+      // Hono answers HEAD with the GET route: a HEAD (a link checker, a preview) must not use up
+      // the single-use session.
+      if (c.req.method === 'HEAD') return c.body(null, 200, pageHeaders(200));
+      const localeParameter = c.req.query('locale');
+      const tenantLocale = context.world.tenant.locale;
+      const page = (config: EmbedPageConfig, status: number, title: string): Response =>
+        c.body(
+          renderPage({
+            config,
+            locale: localeParameter,
+            scriptUrl: `${PAGE_SCRIPT_PATH}?v=${SCRIPT_HASH}`,
+            stylesUrl: `${PAGE_STYLES_PATH}?v=${STYLES_HASH}`,
+            title,
+          }),
+          status as 200,
+          pageHeaders(status),
+        );
+      const fail = (failure: PageFailure, defaultLocale: string = tenantLocale): Response => {
+        const english = format(stringsFor('en-US')[failure.key], failure.values ?? {});
+        const display = format(stringsFor(resolveLocale(localeParameter ?? defaultLocale))[failure.key], failure.values ?? {});
+        const config: EmbedPageConfig = {
+          surface: target.surface,
+          error: { message: english, display, context: failure.context, name: failure.name },
+          embedTenant: null,
+          deploymentId: null,
+          defaultLocale,
+          defaultTimezone: 'UTC',
+          dataUrl: '',
+          token: '',
+          theme: {},
+          chat: null,
+          showDashboardChat: false,
+          viewer: { displayName: '' },
+        };
+        return page(config, failure.status, stringsFor(resolveLocale(localeParameter ?? defaultLocale)).errorTitle);
+      };
+
+      // Authentication first (5 rule 8): the session, exchanged once.
+      const sessionId = c.req.query('session') ?? c.req.query('sessionId');
+      if (sessionId === undefined || sessionId.trim() === '') {
+        return fail({ status: 401, key: 'missingSession', name: 'EmbedSessionError', context: 'embed-auth' });
+      }
+      const exchange = await exchangeEmbedSession(context, sessionId.trim());
+      if (!exchange.ok) {
+        return fail({ status: 401, key: SESSION_FAILURES[exchange.reason], name: 'EmbedSessionError', context: 'embed-auth' });
+      }
+      const { session, user } = exchange;
+      const settings = session.settings ?? {};
+      const defaultLocale = typeof settings.locale === 'string' ? settings.locale : tenantLocale;
+
+      // Then what the session may see.
+      if (target.deploymentId !== undefined) {
+        const id = Number(target.deploymentId);
+        if (!/^\d+$/.test(target.deploymentId) || !findDeployment(context.world, id)) {
+          return fail({ status: 404, key: 'deploymentNotFound', values: { deploymentId: target.deploymentId }, name: 'NotFoundError', context: 'embed-load' }, defaultLocale);
+        }
+        if (id !== session.deploymentId) {
+          return fail({ status: 403, key: 'wrongDeployment', values: { deploymentId: id }, name: 'ForbiddenError', context: 'embed-auth' }, defaultLocale);
+        }
+      }
+      let dashboard: PageDashboard | undefined;
+      if (target.surface === 'dashboard') {
+        const publicId = target.publicId ?? '';
+        const record = context.state.dashboards.get(publicId);
+        if (!record || record.status !== 'published') {
+          return fail({ status: 404, key: 'dashboardNotFound', values: { publicId }, name: 'NotFoundError', context: 'embed-load' }, defaultLocale);
+        }
+        if (record.deploymentId !== session.deploymentId) {
+          return fail({ status: 403, key: 'wrongDeployment', values: { deploymentId: record.deploymentId }, name: 'ForbiddenError', context: 'embed-auth' }, defaultLocale);
+        }
+        if (!record.allowEmbed) {
+          return fail({ status: 403, key: 'dashboardNotEmbeddable', values: { publicId }, name: 'ForbiddenError', context: 'embed-load' }, defaultLocale);
+        }
+        dashboard = pageDashboard(record, context.state.workbooks.get(record.workbookId)?.name ?? publicId);
+      }
+
+      const showDashboardChat =
+        typeof settings.showDashboardChat === 'boolean' ? settings.showDashboardChat : (context.state.tenantFlags.get('showDashboardChat') ?? true);
+      const config: EmbedPageConfig = {
+        surface: target.surface,
+        embedTenant: session.embedTenantName,
+        deploymentId: session.deploymentId,
+        defaultLocale,
+        defaultTimezone: typeof settings.timezone === 'string' ? settings.timezone : 'UTC',
+        dataUrl: dataUrl('', session.deploymentId),
+        token: exchange.token,
+        theme: session.embedTheme ?? {},
+        chat: await pageChat(context, exchange),
+        showDashboardChat,
+        viewer: { displayName: user.displayName ?? user.email ?? user.id },
+        ...(dashboard ? { dashboard } : {}),
+        ...(target.surface === 'app' ? { workbooks: appWorkbooks(context, session.deploymentId) } : {}),
+      };
+      const strings = stringsFor(resolveLocale(localeParameter ?? defaultLocale));
+      const title = dashboard?.title ?? (target.surface === 'app' ? strings.appTitle : strings.chatTitle);
+      return page(config, 200, title);
+    }
+
+    app.get('/dashboard/:publicId', (c) => servePage(c, { surface: 'dashboard', publicId: c.req.param('publicId') }));
+    app.get('/chat', (c) => servePage(c, { surface: 'chat' }));
+    app.get('/d/:deploymentId/app', (c) => servePage(c, { surface: 'app', deploymentId: c.req.param('deploymentId') }));
+    app.get('/d/:deploymentId/chat', (c) => servePage(c, { surface: 'chat', deploymentId: c.req.param('deploymentId') }));
+    app.get('/d/:deploymentId/dashboard/:publicId', (c) =>
+      servePage(c, { surface: 'dashboard', deploymentId: c.req.param('deploymentId'), publicId: c.req.param('publicId') }),
+    );
+    return app;
+  },
+};

@@ -1,0 +1,345 @@
+/**
+ * `createChatProxyHandler`: the host application's chat route, between the browser's chat client
+ * and the Chat API (interface §2.8, §4.4, §5, §7; behaviour §1: "browser chat goes ... through the
+ * host application's own server route that adds the key; the official example app proxies
+ * `stream-chat-state` through a server route and pipes the body back").
+ *
+ * What crosses it:
+ * - browser to service: only `input`, `chatId`, `messageId`, `activeBranchName`,
+ *   `isDefaultBranch` (checked with the protocol's `validateChatRequest`), plus the API key and the
+ *   `sessionSettings` the server decides. Anything else, a browser-sent `sessionSettings` first,
+ *   is dropped. No browser header (cookies included) goes upstream.
+ * - service to browser: the NDJSON body, piped chunk by chunk as it arrives, pulled only as fast
+ *   as the browser reads (backpressure); status and body of HTTP errors and of the JSON-RPC
+ *   authentication error as they are.
+ * - the browser going away aborts the upstream request.
+ *
+ * @module
+ */
+import { ServiceConfigError, ServiceValidationError } from '../core/errors';
+import { checkOptions, isAmount, isFilled } from '../core/http';
+import {
+  CHAT_ABORT_PATH,
+  CHAT_STREAM_PATH,
+  sessionSettingsProblems,
+  validateChatRequest,
+  type ChatRequest,
+  type SessionSettings,
+} from '../core/protocol/chat';
+import { isRecord } from '../core/protocol/shared';
+import type { RouteHandler } from './session-handler';
+import {
+  checkServiceUrl,
+  defaultExposeErrorDetails,
+  errorAnswer,
+  isResponse,
+  readLimitedText,
+  report,
+  type HandlerErrorListener,
+} from './transport';
+
+/** The chat request fields a browser may send through the proxy (§2.8 without `sessionSettings`). */
+export const BROWSER_CHAT_FIELDS = ['input', 'chatId', 'messageId', 'activeBranchName', 'isDefaultBranch'] as const;
+
+/** A chat request as the browser may send it: {@link BROWSER_CHAT_FIELDS} only. */
+export type BrowserChatRequest = Pick<ChatRequest, (typeof BROWSER_CHAT_FIELDS)[number]>;
+
+/** The second argument of `resolveSessionSettings`: which route, and the browser's checked body. */
+export type ChatProxyContext =
+  | { route: 'stream'; body: BrowserChatRequest }
+  | { route: 'abort'; body: { chatId: string } };
+
+/** What `resolveSessionSettings` may answer. */
+export type SessionSettingsResolution = SessionSettings | Response | null | undefined;
+
+/** Options of {@link createChatProxyHandler}. */
+export interface ChatProxyOptions {
+  /**
+   * `{ai_url}` of the agent: `https://<ai host>/api/v1/public/{accountName}/agents/{agentId}`.
+   * Only https; plain http on loopback alone, for the emulator.
+   */
+  aiUrl: string;
+  /** An API key, sent upstream as `Authorization: Api-Key <key>` (§5). Never reaches the browser. */
+  apiKey: string;
+  /**
+   * Decides who the chat user is, from the host's own authentication; called for both routes.
+   * Return the chat `sessionSettings` (§2.8: exactly one of `externalId`, lowercase with no spaces,
+   * or `internalId`; groups, attributes, security context…), `null`/`undefined` when nobody is
+   * signed in (answered 401), or a `Response` for any other refusal (sent as it is). The abort
+   * route needs the same user as the stream: the service only lets a thread's owner abort it.
+   */
+  resolveSessionSettings(
+    request: Request,
+    context: ChatProxyContext,
+  ): SessionSettingsResolution | Promise<SessionSettingsResolution>;
+  /** The `fetch` for upstream requests. Default: `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /**
+   * Put details in error bodies (the problems of invalid `sessionSettings` from the resolver).
+   * Default: on unless `process.env.NODE_ENV` is `production`. The API key is never in an answer.
+   */
+  exposeErrorDetails?: boolean;
+  /** Called with every server-side failure (resolver threw or was invalid, upstream unreachable). Default: `console.error`. */
+  onError?: HandlerErrorListener;
+  /** Largest browser body accepted, in bytes; larger ones get 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+/**
+ * The proxy: called as a handler, it serves both routes by the end of the request path
+ * (`…/chat/stream-chat-state`, `…/chat/abort`, the paths the core chat client appends to its
+ * `url`); `stream` and `abort` serve one route each, whatever the path.
+ */
+export interface ChatProxyHandler extends RouteHandler {
+  /** `POST …/chat/stream-chat-state`. */
+  stream: RouteHandler;
+  /** `POST …/chat/abort`. */
+  abort: RouteHandler;
+}
+
+/** Default of {@link ChatProxyOptions.maxBodyBytes}. */
+export const DEFAULT_MAX_CHAT_BODY_BYTES = 1024 * 1024;
+
+const WHO = 'createChatProxyHandler';
+const UPSTREAM_ACCEPT = 'application/x-ndjson, application/json, text/plain';
+
+/**
+ * Headers of every streamed answer: never cached, and `X-Accel-Buffering: no` so that nginx-style
+ * reverse proxies in front of the host pass each chunk on instead of buffering the answer.
+ */
+const STREAM_HEADERS = { 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', 'X-Content-Type-Options': 'nosniff' };
+
+/** Error bodies of the service passed through are cut here; they are short in practice. */
+const MAX_PASSED_ERROR_CHARS = 64 * 1024;
+
+function pathOf(request: Request): string {
+  try {
+    return new URL(request.url).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Creates the host's chat proxy route. Mount it where the core chat client's `url` points: with
+ * `createChatClient({ url: '/api/service' })` the browser posts to
+ * `/api/service/chat/stream-chat-state` and `/api/service/chat/abort`.
+ *
+ * ```ts
+ * // app/api/service/chat/[action]/route.ts (Next.js)
+ * export const POST = createChatProxyHandler({
+ *   aiUrl: process.env.SERVICE_AI_URL!, apiKey: process.env.SERVICE_API_KEY!,
+ *   async resolveSessionSettings() {
+ *     const user = await currentUser();
+ *     return user && { externalId: user.id, groups: user.teams };
+ *   },
+ * });
+ * // Express: app.use('/api/service/chat', toNodeHandler(chatProxy));
+ * ```
+ *
+ * Answers of its own (the service's pass through): 405 not a POST; 404 another path; 413 body too
+ * large; 400 body not JSON or a field invalid (`problems`); 401 resolver returned nothing; 500
+ * resolver threw or returned invalid settings; 502 the service could not be reached. All are JSON
+ * `{ error, code }` with `Cache-Control: no-store`.
+ */
+export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHandler {
+  if (!isRecord(options) || typeof options.resolveSessionSettings !== 'function') {
+    throw new ServiceConfigError(`${WHO}: pass \`resolveSessionSettings(request)\`, which decides who the chat user is`);
+  }
+  const { apiKey, resolveSessionSettings, onError } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_CHAT_BODY_BYTES;
+  // The key itself is never put in a message: messages end up in logs.
+  checkOptions(WHO, [
+    [isFilled(apiKey) && !/\s/.test(apiKey), '`apiKey` must be a non-empty API key without spaces'],
+    [options.fetch === undefined || typeof options.fetch === 'function', '`fetch` must be a function'],
+    [isAmount(maxBodyBytes, 1, true), '`maxBodyBytes` must be a whole number of bytes, 1 or more'],
+  ]);
+  const aiUrl = checkServiceUrl(options.aiUrl, 'aiUrl', WHO);
+  const expose = options.exposeErrorDetails ?? defaultExposeErrorDetails();
+
+  function fetchImpl(): typeof fetch {
+    const impl = options.fetch ?? globalThis.fetch;
+    if (typeof impl !== 'function') throw new ServiceConfigError(`${WHO}: no \`fetch\` available: pass \`fetch\``);
+    return impl;
+  }
+
+  /** Removes every copy of the key from text that goes to the browser, whatever the service echoed. */
+  function scrub(text: string): string {
+    return text.split(apiKey).join('[redacted]');
+  }
+
+  /** The browser's JSON object body, or the answer refusing it. */
+  async function readBody(request: Request): Promise<Record<string, unknown> | Response> {
+    if (request.method !== 'POST') {
+      return errorAnswer(405, { error: 'Use POST', code: 'method_not_allowed' }, { Allow: 'POST' });
+    }
+    let text: string | undefined;
+    try {
+      text = await readLimitedText(request, maxBodyBytes);
+    } catch {
+      return errorAnswer(400, { error: 'The request body could not be read', code: 'bad_request' });
+    }
+    if (text === undefined) return errorAnswer(413, { error: 'The request body is too large', code: 'payload_too_large' });
+    let value: unknown;
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch {
+      return errorAnswer(400, { error: 'The request body is not JSON', code: 'bad_request' });
+    }
+    if (!isRecord(value)) return errorAnswer(400, { error: 'The request body must be a JSON object', code: 'bad_request' });
+    return value;
+  }
+
+  /** The server-decided settings, or the answer refusing the request. */
+  async function settingsFor(request: Request, context: ChatProxyContext): Promise<SessionSettings | Response> {
+    let resolution: SessionSettingsResolution;
+    try {
+      resolution = await resolveSessionSettings(request, context);
+    } catch (error) {
+      report(onError, error, request);
+      return errorAnswer(500, { error: 'Could not decide who the chat user is', code: 'internal_error' });
+    }
+    if (isResponse(resolution)) return resolution;
+    if (resolution === null || resolution === undefined) {
+      return errorAnswer(401, { error: 'Sign in to use the chat', code: 'unauthorized' });
+    }
+    const problems = sessionSettingsProblems(resolution);
+    if (problems.length > 0) {
+      report(onError, new ServiceValidationError(problems, { message: `resolveSessionSettings returned invalid sessionSettings: ${problems.join('; ')}` }), request);
+      return errorAnswer(500, {
+        error: 'The server decided invalid chat sessionSettings',
+        code: 'invalid_session_settings',
+        ...(expose ? { problems } : {}),
+      });
+    }
+    return resolution;
+  }
+
+  /**
+   * Sends `body` to `path` below `{ai_url}` and turns the answer into the browser's: a 2xx body
+   * piped through, an error passed through (key scrubbed), no body for 204.
+   */
+  async function forward(request: Request, path: string, body: unknown): Promise<Response> {
+    if (request.signal.aborted) return errorAnswer(499, { error: 'The request was cancelled', code: 'aborted' });
+    const upstreamAbort = new AbortController();
+    const onBrowserGone = () => upstreamAbort.abort(request.signal.reason);
+    request.signal.addEventListener('abort', onBrowserGone, { once: true });
+    const release = () => request.signal.removeEventListener('abort', onBrowserGone);
+
+    let upstream: Response;
+    try {
+      upstream = await fetchImpl()(`${aiUrl}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: UPSTREAM_ACCEPT, Authorization: `Api-Key ${apiKey}` },
+        body: JSON.stringify(body),
+        signal: upstreamAbort.signal,
+      });
+    } catch (error) {
+      release();
+      if (request.signal.aborted) return errorAnswer(499, { error: 'The request was cancelled', code: 'aborted' });
+      report(onError, error, request);
+      return errorAnswer(502, { error: 'The chat service could not be reached', code: 'bad_gateway' });
+    }
+
+    const contentType = upstream.headers.get('content-type');
+    if (upstream.status === 204 || upstream.status === 205 || upstream.status === 304) {
+      release();
+      await upstream.body?.cancel().catch(() => {});
+      return new Response(null, { status: upstream.status, headers: { 'Cache-Control': 'no-store' } });
+    }
+    if (!upstream.ok) {
+      let text = '';
+      try {
+        text = scrub((await upstream.text()).slice(0, MAX_PASSED_ERROR_CHARS));
+      } catch {
+        // The status is what matters; an unreadable body is passed on empty.
+      } finally {
+        release();
+      }
+      return new Response(text, {
+        status: upstream.status,
+        headers: { 'Content-Type': contentType ?? 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+      });
+    }
+
+    const headers = { 'Content-Type': contentType ?? 'application/x-ndjson; charset=utf-8', ...STREAM_HEADERS };
+    if (!upstream.body) {
+      release();
+      return new Response(null, { status: upstream.status, headers });
+    }
+    const reader = upstream.body.getReader();
+    // Pull-based with no queue of its own (highWaterMark 0): a chunk is read from the service only
+    // when the browser side asks for one, so a slow reader slows the upstream read (backpressure)
+    // and every chunk goes out as soon as it arrives (no buffering).
+    const piped = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          let result: ReadableStreamReadResult<Uint8Array>;
+          try {
+            result = await reader.read();
+          } catch (error) {
+            release();
+            // The service's connection dropped mid-stream: end the browser's the same way, so its
+            // chat client sees a lost connection (and resubscribes), not a clean end.
+            controller.error(error);
+            return;
+          }
+          if (result.done) {
+            release();
+            controller.close();
+          } else {
+            controller.enqueue(result.value);
+          }
+        },
+        async cancel(reason) {
+          // The browser went away (or its runtime cancelled the body): stop the upstream request.
+          release();
+          upstreamAbort.abort(reason);
+          await reader.cancel(reason).catch(() => {});
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(piped, { status: upstream.status, headers });
+  }
+
+  const stream: RouteHandler = async (request) => {
+    const raw = await readBody(request);
+    if (isResponse(raw)) return raw;
+    const body: Record<string, unknown> = {};
+    for (const field of BROWSER_CHAT_FIELDS) if (raw[field] !== undefined) body[field] = raw[field];
+    // `auth: 'token'`: sessionSettings is the server's business, not checked from the browser.
+    const checked = validateChatRequest(body, { auth: 'token' });
+    if (!checked.ok) return errorAnswer(400, { error: 'Invalid chat request', code: 'bad_request', problems: checked.problems });
+    const settings = await settingsFor(request, { route: 'stream', body: checked.value });
+    if (isResponse(settings)) return settings;
+    return forward(request, CHAT_STREAM_PATH, { ...checked.value, sessionSettings: settings });
+  };
+
+  const abort: RouteHandler = async (request) => {
+    const raw = await readBody(request);
+    if (isResponse(raw)) return raw;
+    const { chatId } = raw;
+    const checked = validateChatRequest({ chatId }, { auth: 'token' });
+    if (chatId === undefined || !checked.ok || typeof chatId !== 'string') {
+      const problems = checked.ok ? ['chatId: is required, the chat id of the stream to stop'] : checked.problems;
+      return errorAnswer(400, { error: 'Invalid abort request', code: 'bad_request', problems });
+    }
+    const settings = await settingsFor(request, { route: 'abort', body: { chatId } });
+    if (isResponse(settings)) return settings;
+    return forward(request, CHAT_ABORT_PATH, { chatId, sessionSettings: settings });
+  };
+
+  const handler = (async (request: Request) => {
+    const path = pathOf(request);
+    if (path.endsWith(CHAT_STREAM_PATH)) return stream(request);
+    if (path.endsWith(CHAT_ABORT_PATH)) return abort(request);
+    return errorAnswer(404, {
+      error: `No chat route here: the path must end with ${CHAT_STREAM_PATH} or ${CHAT_ABORT_PATH}`,
+      code: 'not_found',
+    });
+  }) as ChatProxyHandler;
+  handler.stream = stream;
+  handler.abort = abort;
+  return handler;
+}

@@ -1,0 +1,81 @@
+/**
+ * `@service/react/server`: everything that needs the API key, for the partner's backend. A
+ * management and embed client, embed-session minting with validation, and Fetch-standard route
+ * handlers (`Request` in, `Response` out) for the embed-session route and the chat proxy, plus an
+ * adapter for Node's `req`/`res` (Express). Runs in Node 20, Next.js route handlers, Hono and edge
+ * runtimes: nothing here imports a Node module.
+ *
+ * Never import it from browser code: the API key must stay on the server.
+ *
+ * @packageDocumentation
+ */
+
+// Validation (the protocol's, shared with the emulator)
+export { validateSessionRequest, sessionErrorCode, SESSION_ERROR_CODES } from '../core/protocol/session';
+export type { SessionErrorCode } from '../core/protocol/session';
+export { validateCreateWorkbookInput, validateSlug, normalizeSlug, UPSERT_BRANCH_CHANGED } from '../core/protocol/workbook';
+
+// Management and embed client
+export { createServiceClient, DEFAULT_UPSERT_ATTEMPTS } from './client';
+export type {
+  ServiceClient,
+  ServiceClientOptions,
+  RetryOptions,
+  RequestOptions,
+  UpsertOptions,
+  ListParams,
+  ReportListParams,
+  Paginated,
+  Deployment,
+  Folder,
+  Report,
+  EmbedTenant,
+  EmbedTenantUser,
+  EmbedTenantGroup,
+  EmbedTenantGroupInput,
+  EmbedTenantGroupPatch,
+  EmbedTenantMember,
+  EmbedAccessAction,
+  WorkbookEmbedAccess,
+  WorkbookEmbedAccessInput,
+  RawRequestOptions,
+} from './client';
+export type { QueryValue } from './transport';
+
+// Route handlers
+export { createSessionHandler, refuseSession } from './session-handler';
+export type {
+  RouteHandler,
+  EmbedSessionBrowserRequest,
+  SessionRequestInit,
+  SessionResolution,
+  SessionResolveContext,
+  SessionHandlerBaseOptions,
+  SessionHandlerOptions,
+} from './session-handler';
+export { createChatProxyHandler, BROWSER_CHAT_FIELDS, DEFAULT_MAX_CHAT_BODY_BYTES } from './chat-proxy';
+export type {
+  BrowserChatRequest,
+  ChatProxyContext,
+  SessionSettingsResolution,
+  ChatProxyOptions,
+  ChatProxyHandler,
+} from './chat-proxy';
+export type { HandlerErrorBody, HandlerErrorListener } from './transport';
+
+// Node adapter (duck-typed: no Node import)
+export { toNodeHandler } from './node';
+export type { NodeRequestLike, NodeResponseLike, NodeHandlerOptions, NodeHandler } from './node';
+
+// Types and errors callers meet at this entry, so that one import is enough
+export type { SessionRequest, SessionResponse } from '../core/protocol/session';
+export type { SessionSettings, ChatRequest } from '../core/protocol/chat';
+export type { Workbook, CreateWorkbookInput, ListPage, PageInfo, CursorPageParams } from '../core/protocol/workbook';
+export {
+  ServiceError,
+  ServiceHttpError,
+  ServiceAbortError,
+  ServiceConfigError,
+  ServiceValidationError,
+  ConnectionLostError,
+} from '../core/errors';

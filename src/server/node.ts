@@ -1,0 +1,201 @@
+/**
+ * `toNodeHandler`: runs a Fetch-standard route handler on Node's `http` request and response
+ * objects, for Express, Connect, Fastify's raw mode or a bare `http.createServer`.
+ *
+ * It needs no Node import: `req` and `res` are used through the few members every Node HTTP
+ * server has ({@link NodeRequestLike}, {@link NodeResponseLike}), so this module, and the server
+ * entry that exports it, stay loadable in edge runtimes.
+ *
+ * @module
+ */
+import type { RouteHandler } from './session-handler';
+
+/** The members of Node's `IncomingMessage` (and Express's `req`) that the adapter uses. */
+export interface NodeRequestLike extends AsyncIterable<unknown> {
+  method?: string | undefined;
+  /** Path and query; below the mount point in Express sub-routers (then `originalUrl` has the whole). */
+  url?: string | undefined;
+  /** Express: the path and query as the client sent them. */
+  originalUrl?: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  /** The connection; a TLS socket has `encrypted: true`, which makes `request.url` https. */
+  socket?: object | null | undefined;
+  /** True once a body parser (`express.json()`) has read the body. */
+  readableEnded?: boolean | undefined;
+  /** What a body parser made of the body; sent on as JSON when the stream was already read. */
+  body?: unknown;
+}
+
+/** The members of Node's `ServerResponse` that the adapter uses. */
+export interface NodeResponseLike {
+  statusCode: number;
+  readonly headersSent: boolean;
+  readonly writableFinished: boolean;
+  setHeader(name: string, value: string | readonly string[]): unknown;
+  flushHeaders?(): void;
+  write(chunk: Uint8Array): boolean;
+  end(): unknown;
+  destroy(error?: Error): unknown;
+  on(event: 'close' | 'drain', listener: () => void): unknown;
+  off(event: 'close' | 'drain', listener: () => void): unknown;
+}
+
+/** Options of {@link toNodeHandler}. */
+export interface NodeHandlerOptions {
+  /**
+   * Called when the handler throws or the answer cannot be written (the route handlers of this
+   * package answer their own errors; this is for the unexpected). Default: `console.error`.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** A Node-style handler; `next` (Express) receives errors the handler throws before answering. */
+export type NodeHandler = (req: NodeRequestLike, res: NodeResponseLike, next?: (error?: unknown) => void) => Promise<void>;
+
+const encoder = new TextEncoder();
+
+function toBytes(chunk: unknown): Uint8Array {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (typeof chunk === 'string') return encoder.encode(chunk);
+  throw new TypeError('toNodeHandler: the request stream yielded something other than bytes or text');
+}
+
+function headersOf(req: NodeRequestLike): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    // HTTP/2 pseudo-headers (`:path`) are not headers of a Fetch request.
+    if (value === undefined || name.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+/** The request body: the stream, pulled as the handler reads it, or what a body parser left. */
+function bodyOf(req: NodeRequestLike): BodyInit | undefined {
+  if (req.readableEnded) {
+    if (req.body === undefined || req.body === null) return undefined;
+    if (typeof req.body === 'string' || req.body instanceof Uint8Array) return req.body as BodyInit;
+    return JSON.stringify(req.body);
+  }
+  const iterator = req[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await iterator.next();
+        if (done) controller.close();
+        else controller.enqueue(toBytes(value));
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** Resolves when `res` can take more (`drain`) or is gone (`close`). */
+function writable(res: NodeResponseLike): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Wraps a Fetch-standard handler (`createSessionHandler`, `createChatProxyHandler`) for Node:
+ *
+ * - the `Request` gets the method, the headers, the URL (`originalUrl` when Express has one) and
+ *   the body, streamed (or, after `express.json()`, the parsed body as JSON);
+ * - its `signal` aborts when the client disconnects before the answer is complete, which stops the
+ *   chat proxy's upstream request;
+ * - the `Response` is written back chunk by chunk with backpressure (waiting for `drain`), headers
+ *   flushed first so a stream starts at once; a client that disconnects cancels the body.
+ *
+ * ```ts
+ * app.post('/api/embed-session', toNodeHandler(sessionHandler));
+ * app.use('/api/service/chat', toNodeHandler(chatProxy)); // both routes; other methods get 405
+ * ```
+ */
+export function toNodeHandler(handler: RouteHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  const onError = options.onError ?? ((error: unknown) => console.error('@service/react/server:', error));
+  return async function nodeHandler(req, res, next) {
+    const disconnected = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) disconnected.abort(new Error('The client closed the connection'));
+    };
+    res.on('close', onClose);
+    try {
+      const method = (req.method ?? 'GET').toUpperCase();
+      const host = [req.headers['host']].flat()[0] ?? 'localhost';
+      const encrypted = (req.socket as { encrypted?: unknown } | null | undefined)?.encrypted === true;
+      const url = `${encrypted ? 'https' : 'http'}://${host}${req.originalUrl ?? req.url ?? '/'}`;
+      const body = method === 'GET' || method === 'HEAD' ? undefined : bodyOf(req);
+      const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req), signal: disconnected.signal };
+      if (body !== undefined) {
+        init.body = body;
+        // Required by the Fetch standard for a streamed request body.
+        init.duplex = 'half';
+      }
+      let response: Response;
+      try {
+        response = await handler(new Request(url, init));
+      } catch (error) {
+        if (next) next(error);
+        else {
+          onError(error);
+          if (!res.headersSent) res.statusCode = 500;
+          res.end();
+        }
+        return;
+      }
+      await writeResponse(response, res, disconnected.signal);
+    } catch (error) {
+      onError(error);
+      res.destroy(error instanceof Error ? error : undefined);
+    } finally {
+      res.off('close', onClose);
+    }
+  };
+}
+
+async function writeResponse(response: Response, res: NodeResponseLike, disconnected: AbortSignal): Promise<void> {
+  res.statusCode = response.status;
+  const cookies = response.headers.getSetCookie();
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  });
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders?.();
+  const reader = response.body.getReader();
+  const stop = () => void reader.cancel(disconnected.reason).catch(() => {});
+  disconnected.addEventListener('abort', stop, { once: true });
+  try {
+    for (;;) {
+      if (disconnected.aborted) return;
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader.read();
+      } catch (error) {
+        // The body failed mid-way (the upstream connection dropped): cut the connection so the
+        // client sees an incomplete answer rather than a clean end.
+        if (!disconnected.aborted) res.destroy(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (result.done) break;
+      if (!res.write(result.value)) await writable(res);
+    }
+    if (!disconnected.aborted) res.end();
+  } finally {
+    disconnected.removeEventListener('abort', stop);
+  }
+}

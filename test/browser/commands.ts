@@ -1,0 +1,110 @@
+/**
+ * Server-side commands of the browser tests (vitest `browser.commands`): they run in the vitest
+ * Node process and are called from test code with `import { commands } from 'vitest/browser'`.
+ *
+ * - `mintEmbedSession(request, options?)`: mints an embed session on the emulator that
+ *   `global-setup.ts` started, with its admin API key, exactly as a partner's server does
+ *   (`POST /api/v1/embed/generate-session`). API keys never reach a browser, so the test page
+ *   cannot do it itself. `options.ageMs` makes the session look minted that long ago (its
+ *   timestamps are moved back in the emulator's state), to test the 5-minute window without
+ *   moving any clock other tests share.
+ * - `emulateColorScheme(scheme)`: what the operating system prefers (`prefers-color-scheme`), for
+ *   the page and every frame in it, through Playwright.
+ * - `auditFrameAccessibility(urlPart)`: axe-core's WCAG 2 A/AA audit of a cross-origin frame.
+ *
+ * The emulator is found through a registry on `globalThis` that `global-setup.ts` fills: the
+ * config (which imports this file) and the global setup are loaded as separate module graphs of
+ * the same process.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { BrowserCommand } from 'vitest/node';
+import type { EmulatorContext } from '../../src/emulator';
+
+/** Key of the registry on `globalThis`. */
+export const EMULATOR_REGISTRY = Symbol.for('@service/react/browser-tests/emulator');
+
+/** What `global-setup.ts` registers. */
+export interface EmulatorRegistry {
+  url: string;
+  apiKey: string;
+  context: EmulatorContext;
+}
+
+function registry(): EmulatorRegistry {
+  const entry = (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY];
+  if (!entry) throw new Error('No emulator: test/browser/global-setup.ts starts it (is it the globalSetup of the browser project?)');
+  return entry;
+}
+
+/** Options of `mintEmbedSession`. */
+export interface MintOptions {
+  /** Pretend the session was minted this many milliseconds ago. */
+  ageMs?: number;
+}
+
+/** Mints an embed session (4.2) and resolves with its id; rejects with the emulator's answer on failure. */
+export const mintEmbedSession: BrowserCommand<[request: Record<string, unknown>, options?: MintOptions]> = async (_context, request, options = {}) => {
+  const { url, apiKey, context } = registry();
+  const response = await fetch(`${url}/api/v1/embed/generate-session`, {
+    method: 'POST',
+    headers: { authorization: `Api-Key ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`generate-session answered ${response.status}: ${text}`);
+  const { sessionId } = JSON.parse(text) as { sessionId: string };
+  const age = options.ageMs ?? 0;
+  if (age > 0) {
+    const session = context.state.embedSessions.get(sessionId);
+    if (!session) throw new Error(`the emulator has no session ${sessionId}`);
+    session.createdAt -= age;
+    session.expiresAt -= age;
+  }
+  return sessionId;
+};
+
+/** Emulates the operating system's color scheme preference. */
+export const emulateColorScheme: BrowserCommand<[scheme: 'light' | 'dark']> = async (context, scheme) => {
+  if (context.provider.name !== 'playwright') throw new Error('emulateColorScheme needs the playwright provider');
+  await context.page.emulateMedia({ colorScheme: scheme });
+};
+
+/** One rule axe found broken, with the elements that break it. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * Runs axe-core (WCAG 2 A and AA rules) inside the frame whose address contains `urlPart` (an
+ * embed of another origin, which the test page cannot script) and resolves with the violations.
+ * axe is evaluated through the DevTools protocol, which the page's CSP does not govern.
+ */
+export const auditFrameAccessibility: BrowserCommand<[urlPart: string]> = async (context, urlPart) => {
+  if (context.provider.name !== 'playwright') throw new Error('auditFrameAccessibility needs the playwright provider');
+  const frame = context.page.frames().find((candidate) => candidate.url().includes(urlPart));
+  if (!frame) throw new Error(`no frame at an address containing ${urlPart}`);
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await frame.evaluate(source);
+  return frame.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.map(String).join(' ')),
+    }));
+  });
+};
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    mintEmbedSession: (request: Record<string, unknown>, options?: MintOptions) => Promise<string>;
+    emulateColorScheme: (scheme: 'light' | 'dark') => Promise<void>;
+    auditFrameAccessibility: (urlPart: string) => Promise<AxeViolation[]>;
+  }
+}
