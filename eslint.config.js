@@ -133,6 +133,8 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         noUp('(?:react|components|emulator|testing)', 'server imports only core.'),
         noReact,
+        noServerPackages,
+        [NODE_BUILTINS, 'Server helpers are Fetch-standard: they run on edge runtimes too, so no Node builtins.'],
       ),
     },
   },
@@ -142,6 +144,18 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         noUp('(?:react|components|testing)', 'the emulator imports only core and server.'),
         noReact,
+      ),
+    },
+  },
+  {
+    // The embed pages' script runs in the viewer's browser, bundled from these files.
+    files: ['src/emulator/embed/page/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        noUp('(?:react|components|testing|server)', 'the embed page script imports only core.'),
+        noReact,
+        noServerPackages,
+        noNode,
       ),
     },
   },

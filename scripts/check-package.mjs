@@ -34,7 +34,7 @@ for (const subpath of built.filter((s) => s !== '.')) {
 const dir = mkdtempSync(join(tmpdir(), 'service-react-pack-'));
 try {
   const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { encoding: 'utf8' }),
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { encoding: 'utf8' }),
   );
   const tarball = join(dir, packed[0].filename);
   const files = packed[0].files.map((file) => file.path);

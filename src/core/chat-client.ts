@@ -220,7 +220,6 @@ function checkSessionSettings(settings: unknown): void {
   if (problems.length) throw new ServiceValidationError(problems);
 }
 
-
 /** The error of a `__suspended__` line: the service's own text, or `fallback`. */
 function suspendedError(line: SuspendedLine, fallback: string): ServiceStreamError {
   return new ServiceStreamError(line.error || fallback, { code: 'chat_suspended' });
@@ -386,7 +385,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   if (hasKey && !options.dangerouslyAllowBrowser && typeof document !== 'undefined') {
     // service-behaviour 1: an API key must never reach a browser. A warning, not a throw, because
     // test environments such as jsdom define `document` too.
-    console.warn('@service/react: an API key in a browser is readable by anyone: use `auth: { token }` or a server route');
+    console.warn('@service/react: an API key in a browser is public: use `auth: { token }` or a server route');
   }
   const streamUrl = endpoint(url, CHAT_STREAM_PATH);
   const abortUrl = endpoint(url, CHAT_ABORT_PATH);
@@ -409,7 +408,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     if (hasKey) {
       const settings = request.sessionSettings ?? defaultSettings;
       if (settings === undefined) {
-        // The same words as the protocol's rule (2.8), on the client or on this request.
+        // Given to createChatClient or to this request; worded as the rule of 2.8.
         throw new ServiceConfigError('createChatClient: sessionSettings: required with an API key (who is the chat user?)', {
           code: 'session_settings_required',
         });
@@ -468,9 +467,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           if (!(started && TRANSIENT_STATUSES.includes(response.status))) throw error;
           cause = error;
         } else if (response) {
-          if (!response.body) {
-            throw new ServiceConfigError('This `fetch` gave no body to stream');
-          }
+          if (!response.body) throw new ServiceConfigError('This `fetch` gave no body to stream');
           started = true;
           const lines = readNdjson(response.body, { signal, onMalformedLine });
           let sawAborted = false;
@@ -500,7 +497,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                 case 'error':
                   throw chatLineError(classified.line);
                 case 'suspended':
-                  if (classified.line.retryable === false) throw suspendedError(classified.line, 'The chat stream was suspended and cannot be resumed');
+                  if (classified.line.retryable === false) {
+                    throw suspendedError(classified.line, 'The chat stream was suspended and cannot be resumed');
+                  }
                   reason = 'suspended';
                   cause = classified.line;
                   break;

@@ -125,7 +125,7 @@ export interface DataClientOptions {
   token: string | (() => string | Promise<string>);
   /** `fetch` to use. Default: the global `fetch`, looked up at call time. */
   fetch?: typeof fetch;
-  /** How `Continue wait` answers are repeated. Default {@link DEFAULT_CONTINUE_WAIT}. */
+  /** How `Continue wait` answers are repeated. Default 30 attempts, 250 ms first pause ({@link DEFAULT_CONTINUE_WAIT}). */
   continueWait?: ContinueWaitOptions;
 }
 
@@ -176,6 +176,7 @@ function streamError(message: string, code: string): ServiceStreamError {
   return new ServiceStreamError(message, { code });
 }
 
+/** What the abort error of a call names: `The data API call was aborted`. */
 const ABORTED = 'The data API call';
 
 /**

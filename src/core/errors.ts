@@ -164,7 +164,7 @@ export class ServiceValidationError extends ServiceError {
   /** One entry per broken rule. */
   declare readonly problems: readonly string[];
   constructor(problems: readonly string[], options: { message?: string; cause?: unknown } = {}) {
-    super(options.message ?? `Invalid input: ${problems.join('; ')}`, { cause: options.cause, code: 'invalid_input' });
+    super(options.message ?? `Invalid input: ${problems.join('; ')}`, { ...options, code: 'invalid_input' });
     this.problems = problems;
   }
 }

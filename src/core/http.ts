@@ -23,7 +23,7 @@ export function isFilled(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
 
-/** True for a non-negative number; with `whole`, for a non-negative integer of at least `min`. */
+/** True for a finite number of at least `min` (default 0); with `whole`, only for an integer. */
 export function isAmount(value: unknown, min = 0, whole = false): boolean {
   return typeof value === 'number' && (whole ? Number.isInteger(value) : Number.isFinite(value)) && value >= min;
 }

@@ -57,7 +57,7 @@ export type {
 } from './protocol/chat';
 
 // Protocol: tool payloads
-export { classifyToolResult, parseToolCall } from './protocol/tools';
+export { parseToolCall } from './protocol/tools';
 export type {
   MetaSearchMember,
   MetaSearchCube,
@@ -74,7 +74,6 @@ export type {
 
 // Protocol: embed messaging, the host's side (the embed's side is for the emulator and testing)
 export {
-  SURFACES,
   EMBED_EVENT_TYPES,
   EMBED_ACTION_TYPES,
   isLocaleTag,
@@ -208,7 +207,7 @@ export { readNdjson } from './ndjson';
 export type { ReadNdjsonOptions } from './ndjson';
 
 // Chat client
-export { createChatClient, createReplayFilter, DEFAULT_RESUBSCRIBE } from './chat-client';
+export { createChatClient, createReplayFilter } from './chat-client';
 export type {
   ChatAuth,
   ResubscribeOptions,
@@ -255,7 +254,7 @@ export type {
 } from './embed-url';
 
 // Data client
-export { createDataClient, DataQueryError, ContinueWaitExhaustedError, DEFAULT_CONTINUE_WAIT } from './data-client';
+export { createDataClient, DataQueryError, ContinueWaitExhaustedError } from './data-client';
 export type {
   ContinueWaitOptions,
   DataClientOptions,

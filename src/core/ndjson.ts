@@ -65,17 +65,28 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
         break;
       }
       const text = decoder.decode(chunk.value, { stream: true });
-      let start = 0;
-      for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-        const value = parse(pending + text.slice(start, newline));
-        pending = '';
-        start = newline + 1;
+      let newline = text.indexOf('\n');
+      if (newline === -1) {
+        pending += text;
+        continue;
+      }
+      // The first line of a chunk completes `pending`; the rest lie wholly inside `text`.
+      let value = parse(pending + text.slice(0, newline));
+      pending = '';
+      if (value !== SKIP) {
+        yield value;
+        if (signal?.aborted) throw abortError('Reading the stream', signal);
+      }
+      let start = newline + 1;
+      while ((newline = text.indexOf('\n', start)) !== -1) {
+        value = parse(text.slice(start, newline));
         if (value !== SKIP) {
           yield value;
           if (signal?.aborted) throw abortError('Reading the stream', signal);
         }
+        start = newline + 1;
       }
-      pending += text.slice(start);
+      pending = text.slice(start);
     }
     // The last line may lack its newline; an empty one parses to SKIP.
     const last = parse(pending);

@@ -185,9 +185,13 @@ function flag(value: boolean | null | undefined, previous: boolean | undefined):
  * `classifyStreamLine` lets optional fields be `null`; they read as absent.
  */
 function toolCallOf(previous: ChatToolCall | undefined, wire: ToolCallWire): ChatToolCall {
-  const raw: ToolCallWire = { name: wire.name, input: text(wire.input) };
-  if (typeof wire.result === 'string') raw.result = wire.result;
-  return previous && JSON.stringify(previous.raw) === JSON.stringify(raw) ? previous : { ...parseToolCall(raw), raw };
+  const input = text(wire.input);
+  const result = typeof wire.result === 'string' ? wire.result : undefined;
+  const raw = previous?.raw;
+  // Compared field by field: tool results can be large, and a replayed line must cost no parse.
+  if (raw && raw.name === wire.name && raw.input === input && raw.result === result) return previous;
+  const next: ToolCallWire = result === undefined ? { name: wire.name, input } : { name: wire.name, input, result };
+  return { ...parseToolCall(next), raw: next };
 }
 
 /**
@@ -370,7 +374,14 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   }
 
   function apply(line: unknown): void {
-    batch(() => applyLine(line));
+    // `batch` inlined: this runs once per streamed line.
+    batchDepth++;
+    try {
+      applyLine(line);
+    } finally {
+      batchDepth--;
+      flush();
+    }
   }
 
   function applyMany(lines: Iterable<unknown>): void {

@@ -114,7 +114,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if ((await buildPageScript()).replace(/\n$/, '') !== PAGE_SCRIPT) {
     console.warn(
       '[browser tests] src/emulator/embed/page-script.generated.ts is stale: regenerate with ' +
-        '`npx vitest run --project unit test/unit/emulator/embed-page-script.test.ts -u`',
+        '`npm run generate`',
     );
   }
   const emulator = await startEmulator({ port: 0, chatPace: 'instant' });

@@ -7,8 +7,8 @@
  * `dist`, and esbuild is a dev dependency, so the emulator cannot bundle TypeScript sources on a
  * partner's machine. A string constant in a module works the same from the sources (tests) and
  * from `dist` (rollup inlines it), and what the browser tests exercise is exactly what ships.
- * `test/unit/emulator/embed-page-script.test.ts` fails when the module is stale; regenerate with
- * `npx vitest run --project unit test/unit/emulator/embed-page-script.test.ts -u`.
+ * The module is generated, never committed: `scripts/generate-page-script.ts` writes it before the
+ * type check, the tests, the build and `npm start` (`npm run generate` by hand).
  */
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -19,9 +19,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const GENERATED_MODULE = 'src/emulator/embed/page-script.generated.ts';
 
 /** Bundles the page script: one IIFE, browser platform, readable (not minified). */
-export async function buildPageScript(): Promise<string> {
+export async function buildPageScript(root: string = ROOT): Promise<string> {
   const result = await build({
-    absWorkingDir: ROOT,
+    absWorkingDir: root,
     entryPoints: ['src/emulator/embed/page/main.ts'],
     bundle: true,
     write: false,
@@ -45,7 +45,7 @@ export function pageScriptModule(script: string): string {
   const lines = script.replace(/\n$/, '').split('\n');
   return [
     '// Generated from src/emulator/embed/page/*.ts by test/helpers/embed-page-script.ts: do not edit.',
-    '// Regenerate: npx vitest run --project unit test/unit/emulator/embed-page-script.test.ts -u',
+    '// Regenerate: npm run generate',
     '',
     '/** The embed page script (an IIFE for browsers), served as `/embed/_assets/page.js`. */',
     'export const PAGE_SCRIPT: string = [',
@@ -56,6 +56,6 @@ export function pageScriptModule(script: string): string {
 }
 
 /** Builds the page script and returns the generated module's source. */
-export async function generatePageScriptModule(): Promise<string> {
-  return pageScriptModule(await buildPageScript());
+export async function generatePageScriptModule(root?: string): Promise<string> {
+  return pageScriptModule(await buildPageScript(root));
 }

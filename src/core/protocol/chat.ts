@@ -360,27 +360,27 @@ function optionalType(field: unknown, type: 'string' | 'boolean' | 'number'): bo
 }
 
 /** The fields of a chat message line (2.8), each with its test; optional fields may be `null`. */
-const MESSAGE_FIELDS: readonly (readonly [field: string, test: (value: unknown) => boolean])[] = [
-  ['role', (role) => role === 'user' || role === 'assistant'],
-  ['content', (content) => optionalType(content, 'string')],
-  ['thinking', (thinking) => optionalType(thinking, 'string')],
-  ['sort', (sort) => optionalType(sort, 'number')],
-  ['isDelta', (isDelta) => optionalType(isDelta, 'boolean')],
-  ['graphPath', (path) => path == null || (Array.isArray(path) && path.every(isString))],
-  [
-    'toolCall',
-    (call) =>
-      call == null ||
-      (isRecord(call) && isString(call.name) && optionalType(call.input, 'string') && optionalType(call.result, 'string')),
-  ],
-];
-
-/** Why `value` is not a valid chat message line, or `undefined` when it is one. */
+/**
+ * Why `value` is not a valid chat message line, or `undefined` when it is one. Written out
+ * field by field rather than as a table of tests: this runs once per streamed line.
+ */
 function messageProblem(value: Record<string, unknown>): string | undefined {
-  const { id } = value;
+  const { id, role, graphPath, toolCall } = value;
   if (!isFilledString(id)) return 'message without a string id';
-  const wrong = MESSAGE_FIELDS.find(([field, test]) => !test(value[field]));
-  return wrong && `message ${id}: invalid ${wrong[0]}`;
+  let invalid: string | undefined;
+  if (role !== 'user' && role !== 'assistant') invalid = 'role';
+  else if (!optionalType(value.content, 'string')) invalid = 'content';
+  else if (!optionalType(value.thinking, 'string')) invalid = 'thinking';
+  else if (!optionalType(value.sort, 'number')) invalid = 'sort';
+  else if (!optionalType(value.isDelta, 'boolean')) invalid = 'isDelta';
+  else if (graphPath != null && !(Array.isArray(graphPath) && graphPath.every(isString))) invalid = 'graphPath';
+  else if (
+    toolCall != null &&
+    !(isRecord(toolCall) && isString(toolCall.name) && optionalType(toolCall.input, 'string') && optionalType(toolCall.result, 'string'))
+  ) {
+    invalid = 'toolCall';
+  }
+  return invalid && `message ${id}: invalid ${invalid}`;
 }
 
 /** A sentinel id of {@link SENTINEL_IDS}. */
@@ -413,7 +413,7 @@ export function classifyStreamLine(value: unknown): ClassifiedLine {
     const [kind, field, test] = sentinel;
     return test(value[field]) ? ({ kind, line: value } as unknown as ClassifiedLine) : { kind: 'invalid', value, reason: `${id}: invalid ${field}` };
   }
-  if (rpcErrorOf(value)) return { kind: 'rpcError', line: value as unknown as RpcErrorLine };
+  if (value.jsonrpc !== undefined && rpcErrorOf(value)) return { kind: 'rpcError', line: value as unknown as RpcErrorLine };
   if (id === undefined && isString(value.error)) return { kind: 'error', line: value as unknown as ErrorLine };
   const problem = messageProblem(value);
   return problem === undefined ? { kind: 'message', line: value as unknown as StreamMessage } : { kind: 'invalid', value, reason: problem };
