@@ -293,17 +293,23 @@ export interface ReplayFilter {
  * deltas of earlier runs of the thread would repeat their text (no documented form does that).
  */
 export function createReplayFilter(): ReplayFilter {
-  /** Per id: the text the consumer holds, and the JSON text of every replacement yielded. */
-  const yielded = new Map<string, TextState & { replacements: Set<string> }>();
+  /** Per id: the text the consumer holds. */
+  const yielded = new Map<string, TextState>();
+  /** The JSON text of every replacement yielded; it holds the id, so one set serves every message. */
+  const replacements = new Set<string>();
   /** Per id: the text as the current response's replay rebuilds it. */
   const replayed = new Map<string, TextState>();
   let resumed = false;
 
+  function stateOf(states: Map<string, TextState>, id: string): TextState {
+    let state = states.get(id);
+    if (!state) states.set(id, (state = { content: '', thinking: '', deltas: 0 }));
+    return state;
+  }
+
   function record<T extends StreamMessage | StateLine>(line: T): T {
-    let entry = yielded.get(line.id);
-    if (!entry) yielded.set(line.id, (entry = { content: '', thinking: '', deltas: 0, replacements: new Set() }));
-    applyText(entry, line);
-    if (line.isDelta !== true) entry.replacements.add(JSON.stringify(line));
+    applyText(stateOf(yielded, line.id), line);
+    if (line.isDelta !== true) replacements.add(JSON.stringify(line));
     return line;
   }
 
@@ -314,30 +320,27 @@ export function createReplayFilter(): ReplayFilter {
     },
     accept<T extends StreamMessage | StateLine>(line: T): T | undefined {
       if (!resumed) return record(line);
-      const message = line as StreamMessage;
-      const known = yielded.get(line.id) ?? { content: '', thinking: '', deltas: 0, replacements: new Set<string>() };
-      let replay = replayed.get(line.id);
-      if (!replay) replayed.set(line.id, (replay = { content: '', thinking: '', deltas: 0 }));
+      const { content, thinking } = line as StreamMessage;
+      const known = stateOf(yielded, line.id);
+      const replay = stateOf(replayed, line.id);
       applyText(replay, line);
-      if (line.isDelta !== true) return known.replacements.has(JSON.stringify(line)) ? undefined : record(line);
+      if (line.isDelta !== true) return replacements.has(JSON.stringify(line)) ? undefined : record(line);
 
       const newContent = beyond(known.content, replay.content);
       const newThinking = beyond(known.thinking, replay.thinking);
       if (newContent === undefined || newThinking === undefined) {
         const replacement = { ...line, isDelta: false, content: replay.content } as T & StreamMessage;
-        if (replay.thinking !== '' || message.thinking !== undefined) replacement.thinking = replay.thinking;
+        if (replay.thinking !== '' || thinking !== undefined) replacement.thinking = replay.thinking;
         return record(replacement);
       }
-      const chunkContent = message.content ?? '';
-      const chunkThinking = message.thinking ?? '';
       if (newContent === '' && newThinking === '') {
-        const carriesText = chunkContent !== '' || chunkThinking !== '';
-        return carriesText || replay.deltas <= known.deltas ? undefined : record(line);
+        // Nothing new: skipped, unless it is a textless delta (a flag change) the consumer has not seen.
+        return content || thinking || replay.deltas <= known.deltas ? undefined : record(line);
       }
-      if (newContent === chunkContent && newThinking === chunkThinking) return record(line);
+      if (newContent === (content ?? '') && newThinking === (thinking ?? '')) return record(line);
       const trimmed = { ...line } as T & StreamMessage;
-      if (message.content !== undefined) trimmed.content = newContent;
-      if (message.thinking !== undefined) trimmed.thinking = newThinking;
+      if (content !== undefined) trimmed.content = newContent;
+      if (thinking !== undefined) trimmed.thinking = newThinking;
       return record(trimmed);
     },
   };
@@ -426,8 +429,11 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
 
   async function* stream(request: ChatRequest, streamOptions: ChatStreamOptions = {}): AsyncGenerator<ChatStreamLine, void, undefined> {
     const callerSignal = streamOptions.signal;
-    const aborted = () => abortError('The chat stream', callerSignal);
-    if (callerSignal?.aborted) throw aborted();
+    /** Throws once the caller's signal has aborted: checked after every wait, and before a failure is read as a lost connection. */
+    const checkAborted = () => {
+      if (callerSignal?.aborted) throw abortError('The chat stream', callerSignal);
+    };
+    checkAborted();
     let body = prepare(request);
 
     const { signal, release } = followSignal(callerSignal);
@@ -446,16 +452,12 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         let progressed = false;
 
         const requestHeaders = await headers();
-        if (callerSignal?.aborted) throw aborted();
-        // A missing `fetch` throws here, outside the `try`: a config error, never a lost connection.
-        const sent = send(options.fetch, streamUrl, requestHeaders, body, signal);
-        let response: Response | undefined;
-        try {
-          response = await sent;
-        } catch (error) {
-          if (callerSignal?.aborted) throw aborted();
+        checkAborted();
+        // A missing `fetch` throws from `send` itself, before `.catch`: a config error, never a lost connection.
+        const response = await send(options.fetch, streamUrl, requestHeaders, body, signal).catch((error: unknown) => {
+          checkAborted();
           cause = error;
-        }
+        });
 
         if (response && !response.ok) {
           const error = await httpError(response, 'Chat request', [401, 403]);
@@ -477,7 +479,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
               try {
                 next = await lines.next();
               } catch (error) {
-                if (callerSignal?.aborted) throw aborted();
+                checkAborted();
                 // After __aborted__ nothing more is owed; resending could even start the agent again.
                 if (sawAborted) return;
                 cause = error;
@@ -567,7 +569,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         const delayMs = Math.round(step / 2 + Math.random() * (step / 2));
         onResubscribe?.({ attempt: failures, delayMs, reason, chatId, cause });
         await sleep(delayMs, signal, 'The chat stream');
-        if (callerSignal?.aborted) throw aborted();
+        checkAborted();
         // The same body, so the service resubscribes us to the same stream (3); the chatId of
         // __cutoff__ makes a request that opened a new thread join that thread.
         body = { ...body, chatId };
@@ -590,14 +592,12 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       checkSessionSettings(settings);
       body.sessionSettings = settings;
     }
-    const sent = send(options.fetch, abortUrl, await headers(), body, signal);
-    let response: Response;
-    try {
-      response = await sent;
-    } catch (error) {
-      if (signal?.aborted) throw abortError('The chat abort request', signal);
-      throw new ConnectionLostError('Could not reach the chat service', { attempts: 0, cause: error });
-    }
+    // A missing `fetch` throws from `send` itself, before `.catch`: a config error, never a lost connection.
+    const response = await send(options.fetch, abortUrl, await headers(), body, signal).catch((error: unknown) => {
+      throw signal?.aborted
+        ? abortError('The chat abort request', signal)
+        : new ConnectionLostError('Could not reach the chat service', { attempts: 0, cause: error });
+    });
     // 403 here means the caller does not own the thread (4.4), not a refused credential.
     if (!response.ok) throw await httpError(response, 'Chat abort', [401]);
     // 204 has no body; a JSON-RPC error object in a 200 is the service's way of refusing the credential.

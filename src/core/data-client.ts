@@ -240,22 +240,22 @@ export function createDataClient(options: DataClientOptions): DataClient {
       for (let count = 1; ; count++) {
         const response = await request(path, body, signal);
         const text = await response.text();
-        const invalid = (cause?: unknown) =>
-          new ServiceError(`The data API answered ${path} with an unexpected body`, {
+        // Text that is not JSON leaves `parsed` undefined, which no test below accepts.
+        let parsed: unknown;
+        let cause: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch (error) {
+          cause = error;
+        }
+        if (!isContinueWait(parsed)) {
+          if (isDataErrorBody(parsed)) throw new DataQueryError(parsed.error);
+          if (isResult(parsed)) return parsed;
+          throw new ServiceError(`The data API answered ${path} with an unexpected body`, {
             code: 'invalid_response',
             status: response.status,
             cause,
           });
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch (error) {
-          throw invalid(error);
-        }
-        if (!isContinueWait(parsed)) {
-          if (isDataErrorBody(parsed)) throw new DataQueryError(parsed.error);
-          if (!isResult(parsed)) throw invalid();
-          return parsed;
         }
         await waitBeforeRepeat(count, signal);
       }
@@ -278,18 +278,16 @@ export function createDataClient(options: DataClientOptions): DataClient {
       for (let count = 1; ; count++) {
         const response = await request(DATA_API_PATHS.cubesql, body, signal);
         if (!response.body) throw streamError('The SQL stream is empty', 'incomplete_stream');
-        let malformed: string | undefined;
         let started = false;
         let wait = false;
         const lines = readNdjson(response.body, {
           signal,
+          // Skipping a malformed line would silently drop rows: a data result must be whole.
           onMalformedLine: (line) => {
-            malformed ??= line;
+            throw streamError(`The SQL stream sent a line that is not JSON: ${line.slice(0, 200)}`, 'malformed_line');
           },
         });
         for await (const raw of lines) {
-          // Skipping a malformed line would silently drop rows: a data result must be whole.
-          if (malformed !== undefined) break;
           const line = classifyCubeSqlLine(raw);
           if (line.kind === 'continue-wait') {
             if (started) throw streamError('The SQL stream sent "Continue wait" after its schema', 'invalid_stream');
@@ -300,17 +298,14 @@ export function createDataClient(options: DataClientOptions): DataClient {
           if (line.kind === 'schema') {
             if (started) throw streamError('The SQL stream sent a second schema', 'invalid_stream');
             started = true;
-            yield line.lastRefreshTime === undefined
-              ? { type: 'schema', schema: line.schema }
-              : { type: 'schema', schema: line.schema, lastRefreshTime: line.lastRefreshTime };
+            // `lastRefreshTime` comes along only when the service sent it.
+            const { kind: _kind, ...schema } = line;
+            yield { type: 'schema', ...schema };
           } else if (line.kind === 'data') {
             if (!started) throw streamError('The SQL stream sent rows before its schema', 'invalid_stream');
             yield { type: 'rows', rows: line.rows };
           }
           // Lines of another kind are skipped: fields the service adds later must not break readers.
-        }
-        if (malformed !== undefined) {
-          throw streamError(`The SQL stream sent a line that is not JSON: ${malformed.slice(0, 200)}`, 'malformed_line');
         }
         if (!wait) {
           if (!started) throw streamError('The SQL stream ended before its schema', 'incomplete_stream');
@@ -326,18 +321,18 @@ export function createDataClient(options: DataClientOptions): DataClient {
   }
 
   async function sql(query: string | CubeSqlRequest, callOptions: DataRequestOptions = {}): Promise<SqlResult> {
-    // sqlChunks yields the schema first, or throws: `result` is whole when the loop ends.
-    const result: SqlResult = { schema: [], rows: [] };
+    // sqlChunks yields the schema first, or throws: the result is whole when the loop ends.
+    let head: Omit<SqlResult, 'rows'> = { schema: [] };
+    const rows: CubeSqlRow[] = [];
     for await (const chunk of sqlChunks(query, callOptions)) {
-      if (chunk.type === 'schema') {
-        result.schema = chunk.schema;
-        if (chunk.lastRefreshTime !== undefined) result.lastRefreshTime = chunk.lastRefreshTime;
-      } else {
-        // A loop rather than push(...rows): spreading a large chunk overflows the call stack.
-        for (const row of chunk.rows) result.rows.push(row);
+      // A loop rather than push(...rows): spreading a large chunk overflows the call stack.
+      if (chunk.type === 'rows') for (const row of chunk.rows) rows.push(row);
+      else {
+        const { type: _type, ...schema } = chunk;
+        head = schema;
       }
     }
-    return result;
+    return { ...head, rows };
   }
 
   function load(query: LoadQuery, callOptions?: DataRequestOptions): Promise<LoadResponse>;

@@ -257,6 +257,13 @@ export function buildFilterUrlParameter(filters: EmbedFilters): string {
   return query;
 }
 
+/** The entries of an optional object option; when it is given but not an object, a problem and none. */
+function entriesOf(value: unknown, option: string, problems: string[]): [string, unknown][] {
+  if (isRecord(value)) return Object.entries(value);
+  if (value !== undefined) problems.push(`${option} must be an object`);
+  return [];
+}
+
 /** Settings sent as they are when they pass their test: `[option, test, what it must be]`. */
 const PLAIN_SETTINGS = [
   ['locale', isLocaleTag, 'a BCP-47 tag'],
@@ -285,7 +292,7 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
     problems.push('sessionId must be a new session per iframe load');
   }
 
-  let path = '';
+  let path = '/embed/chat';
   // The standalone chat reads `sessionId`, not `session` (service-behaviour 2).
   const parameters: [string, string][] = [[options.surface === 'chat' ? 'sessionId' : 'session', sessionId]];
   if (options.surface === 'dashboard') {
@@ -300,19 +307,14 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
       problems.push('deploymentId must be a positive integer');
     }
     path = `/embed/d/${deploymentId}/app`;
-  } else if (options.surface === 'chat') {
-    path = '/embed/chat';
-  } else {
+  } else if (options.surface !== 'chat') {
     problems.push('surface must be "dashboard", "app" or "chat"');
   }
 
   if (options.surface === 'dashboard' || options.surface === 'app') {
     const { filters, timeGrains } = options;
     if (filters !== undefined) parameters.push(...filterParameters(filters, problems));
-    if (timeGrains !== undefined && !isRecord(timeGrains)) {
-      problems.push('timeGrains must be an object');
-    }
-    for (const [member, grain] of Object.entries(isRecord(timeGrains) ? timeGrains : {})) {
+    for (const [member, grain] of entriesOf(timeGrains, 'timeGrains', problems)) {
       if (grain === undefined) continue;
       if (!isMemberName(member)) problems.push(`timeGrains: "${member}" is not a member: write it as "<view>.<dimension>"`);
       else if (typeof grain !== 'string' || !/^[A-Za-z_]\w*$/.test(grain)) {
@@ -323,8 +325,7 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
     if (options.allowExport === true) parameters.push(['allowExport', 'true']);
   }
 
-  if (switches !== undefined && !isRecord(switches)) problems.push('switches must be an object');
-  for (const [name, value] of Object.entries(isRecord(switches) ? switches : {})) {
+  for (const [name, value] of entriesOf(switches, 'switches', problems)) {
     if (!/^show[A-Z]\w*$/.test(name)) problems.push(`switches: "${name}" is not a show... switch`);
     else if (value !== undefined && typeof value !== 'boolean') problems.push(`switches: "${name}" must be true or false`);
     // Only the literal `false` means anything to the service; shown is the default.

@@ -147,7 +147,7 @@ export interface ThreadStore {
  * `final` and `graphPath` of at most 2 elements; `undefined` when there is none.
  */
 export function selectFinalAnswer(messages: readonly ChatMessage[]): ChatMessage | undefined {
-  return messages.findLast((message) => isFinalAnswerMessage(message));
+  return messages.findLast(isFinalAnswerMessage);
 }
 
 const NO_PATH: readonly string[] = [];

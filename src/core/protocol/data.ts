@@ -146,9 +146,7 @@ export function classifyCubeSqlLine(line: unknown): CubeSqlLine {
   const schema = line['schema'];
   if (Array.isArray(schema) && schema.every(isColumn)) {
     const refreshed = line['lastRefreshTime'];
-    return typeof refreshed === 'string'
-      ? { kind: 'schema', schema, lastRefreshTime: refreshed }
-      : { kind: 'schema', schema };
+    return { kind: 'schema', schema, ...(typeof refreshed === 'string' && { lastRefreshTime: refreshed }) };
   }
   const rows = toRows(line['data']);
   if (rows) return { kind: 'data', rows };

@@ -116,14 +116,9 @@ export type ParsedToolCall =
   | { status: 'error'; name: string; input: unknown; error: string; source: 'tool' | 'parse' };
 
 
-function parseJsonText(text: string | null | undefined): { ok: true; value: unknown } | { ok: false; error: string } {
-  if (text === undefined || text === null || text === '') return { ok: true, value: undefined };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    // JSON.parse throws only SyntaxError.
-    return { ok: false, error: (error as SyntaxError).message };
-  }
+/** Parsed JSON text; `undefined` for an absent or empty text. Throws a `SyntaxError` for text that is not JSON. */
+function parseJsonText(text: string | null | undefined): unknown {
+  return text ? (JSON.parse(text) as unknown) : undefined;
 }
 
 function isSqlResult(value: Record<string, unknown>): value is Record<string, unknown> & ServiceSqlApiResult {
@@ -159,16 +154,23 @@ export function classifyToolResult(value: unknown): ToolResult {
 /** Reads a wire tool call once: JSON input and result parsed, tool errors and bad JSON as `error`. */
 export function parseToolCall(toolCall: ToolCallWire): ParsedToolCall {
   const { name } = toolCall;
-  const input = parseJsonText(toolCall.input);
-  if (!input.ok) return { status: 'error', name, input: toolCall.input, error: `Tool input is not valid JSON: ${input.error}`, source: 'parse' };
-  // `null` reads as absent: the call is not complete until a result arrives.
-  if (toolCall.result === undefined || toolCall.result === null) return { status: 'running', name, input: input.value };
-  const result = parseJsonText(toolCall.result);
-  if (!result.ok) return { status: 'error', name, input: input.value, error: `Tool result is not valid JSON: ${result.error}`, source: 'parse' };
-  if (isRecord(result.value) && typeof result.value.error === 'string') {
-    return { status: 'error', name, input: input.value, error: result.value.error, source: 'tool' };
+  // Until the input parses, an error carries it as the raw text.
+  let input: unknown = toolCall.input;
+  let part = 'input';
+  try {
+    input = parseJsonText(toolCall.input);
+    // `null` reads as absent: the call is not complete until a result arrives.
+    if (toolCall.result == null) return { status: 'running', name, input };
+    part = 'result';
+    const result = parseJsonText(toolCall.result);
+    if (isRecord(result) && typeof result.error === 'string') {
+      return { status: 'error', name, input, error: result.error, source: 'tool' };
+    }
+    return { status: 'complete', name, input, result: classifyToolResult(result) };
+  } catch (error) {
+    // Only JSON.parse throws here, and only a SyntaxError.
+    return { status: 'error', name, input, error: `Tool ${part} is not valid JSON: ${(error as SyntaxError).message}`, source: 'parse' };
   }
-  return { status: 'complete', name, input: input.value, result: classifyToolResult(result.value) };
 }
 
 /** A table to render: column names with an optional type, and rows of cell values. */
