@@ -352,9 +352,14 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
         written += chunk.length;
         if (!res.write(chunk)) {
           blocked = true;
-          await new Promise((resolve) => {
-            res.once('drain', resolve);
-            res.once('close', resolve);
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              res.off('drain', done);
+              res.off('close', done);
+              resolve();
+            };
+            res.on('drain', done);
+            res.on('close', done);
           });
           blocked = false;
         }
