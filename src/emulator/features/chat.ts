@@ -307,15 +307,24 @@ export const chatFeature: EmulatorFeature = {
     app.post('/:accountName/agents/:agentId/chat/stream-chat-state', (c) => stream(c));
     app.post('/:accountName/deployments/:deploymentId/chat/stream-chat-state', (c) => stream(c));
 
-    async function stream(c: Context<EmulatorEnv>): Promise<Response> {
+    /**
+     * What both endpoints do first, in the service's order: faults that answer early, then the
+     * target (404), the caller (auth), the agent, and a body that is JSON (400).
+     */
+    async function begin(c: Context<EmulatorEnv>, endpoint: 'stream' | 'abort') {
       const body = await bodyOf(c);
-      const faults = faultsOf(c, 'stream', 'value' in body ? body.value : undefined);
+      const faults = faultsOf(c, endpoint, 'value' in body ? body.value : undefined);
       await applyEarlyFaults(faults);
       const target = targetOf(c);
       const caller = await callerOf(c, target);
       const agent = target.agent;
       if (!agent) throw httpError(404, `Deployment ${target.deployment.id} has no agent`);
       if (!('value' in body)) throw httpError(400, 'Request body is not valid JSON');
+      return { body, faults, target, caller, agent };
+    }
+
+    async function stream(c: Context<EmulatorEnv>): Promise<Response> {
+      const { body, faults, caller, agent } = await begin(c, 'stream');
       const validation = validateChatRequest(body.value, { auth: caller.kind });
       if (!validation.ok) throw httpError(400, `Invalid chat request: ${validation.problems.join('; ')}`);
       const request: ChatRequest = validation.value;
@@ -384,14 +393,7 @@ export const chatFeature: EmulatorFeature = {
     // Abort
 
     async function abort(c: Context<EmulatorEnv>): Promise<Response> {
-      const body = await bodyOf(c);
-      const faults = faultsOf(c, 'abort', 'value' in body ? body.value : undefined);
-      await applyEarlyFaults(faults);
-      const target = targetOf(c);
-      const caller = await callerOf(c, target);
-      const agent = target.agent;
-      if (!agent) throw httpError(404, `Deployment ${target.deployment.id} has no agent`);
-      if (!('value' in body)) throw httpError(400, 'Request body is not valid JSON');
+      const { body, caller, agent } = await begin(c, 'abort');
       const value = body.value;
       if (!isRecord(value)) throw httpError(400, 'Invalid abort request: body must be a JSON object {"chatId": "..."}');
       const { chatId, sessionSettings } = value;
