@@ -3,7 +3,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
-import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession } from './test/browser/commands';
+import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession } from './test/browser/commands.ts';
 
 /**
  * Each browser project gets a fresh options object: vitest mutates `instances`. The browser is

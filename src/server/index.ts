@@ -13,7 +13,16 @@
 // Validation (the protocol's, shared with the emulator)
 export { validateSessionRequest, sessionErrorCode, SESSION_ERROR_CODES } from '../core/protocol/session';
 export type { SessionErrorCode } from '../core/protocol/session';
-export { validateCreateWorkbookInput, validateSlug, normalizeSlug, UPSERT_BRANCH_CHANGED } from '../core/protocol/workbook';
+export {
+  validateCreateWorkbookInput,
+  validateSlug,
+  normalizeSlug,
+  validateWorkbook,
+  validateDashboard,
+  validateReportSnapshot,
+  validateResourceOwner,
+  UPSERT_BRANCH_CHANGED,
+} from '../core/protocol/workbook';
 
 // Management and embed client
 export { createServiceClient, DEFAULT_UPSERT_ATTEMPTS } from './client';

@@ -376,10 +376,7 @@ export function validateDashboardConfig(
   input: unknown,
   options: { path?: string } = {},
 ): ValidationResult<DashboardConfig> {
-  const root = options.path ?? 'dashboardConfig';
-  const parsed = v.safeParse(DashboardConfigSchema, input, { abortEarly: false });
-  if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.issues, { root, fallback: root }) };
-  return { ok: true, value: parsed.output };
+  return validateWith(DashboardConfigSchema, input, options.path ?? 'dashboardConfig');
 }
 
 const CreateWorkbookInputSchema = objectWith(
@@ -409,6 +406,178 @@ export function validateCreateWorkbookInput(input: unknown): ValidationResult<Cr
   }
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
   return { ok: true, value: parsed.output };
+}
+
+// Resources the service answers with (§2.1, §2.4 to §2.6). Unknown fields pass through: the
+// service adds optional fields within v1 (§9).
+
+const finiteNumber = (message: string) => v.pipe(v.number(message), v.finite(message));
+const nullableBoolean = v.nullish(v.boolean('must be true, false or null'));
+/** ISO `date` or `date-time` (§2.1 `createdAt`, `updatedAt`). */
+const isoDateOrDateTime = v.pipe(
+  v.string('must be an ISO date or date-time string'),
+  v.regex(
+    /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/,
+    'must be an ISO date or date-time string',
+  ),
+);
+
+const ResourceOwnerSchema = objectWith(
+  {
+    id: integer('must be a whole number'),
+    email: v.string('must be a string'),
+    firstName: nullableString,
+    picture: nullableString,
+  },
+  'must be an object { id, email, firstName?, picture? }',
+);
+
+const ReportSnapshotSchema = objectWith(
+  {
+    id: integer('must be a whole number'),
+    reportId: integer('must be a whole number'),
+    versionNumber: integer('must be a whole number'),
+    name: nullableString,
+    title: nullableString,
+    description: nullableString,
+    sqlQuery: nullableString,
+    kind: v.nullish(v.picklist(REPORT_KINDS, `must be one of ${REPORT_KINDS.join(', ')} or null`)),
+    meta: freeForm('must be an object or null'),
+    spec: v.nullish(
+      v.union([v.string(), v.custom<Record<string, unknown>>(isRecord)], 'must be a string, an object or null'),
+    ),
+    fillMissingRows: v.nullish(
+      objectWith(
+        {
+          member: v.string('must be a string'),
+          excludedDimensions: v.nullish(v.array(v.string('must be a string'), 'must be an array of strings or null')),
+        },
+        'must be an object { member, excludedDimensions? } or null',
+      ),
+    ),
+    periodComparisons: v.nullish(
+      v.array(
+        objectWith(
+          {
+            measure: v.string('must be a string'),
+            timeDimension: v.string('must be a string'),
+            offset: objectWith(
+              { amount: integer('must be a whole number'), unit: v.string('must be a string') },
+              'must be an object { amount, unit }',
+            ),
+            outputs: v.nullish(v.array(v.string('must be a string'), 'must be an array of strings or null')),
+          },
+          'must be an object { measure, timeDimension, offset, outputs? }',
+        ),
+        'must be an array of period comparisons or null',
+      ),
+    ),
+    preferences: v.nullish(
+      objectWith(
+        {
+          columnFormats: v.pipe(
+            v.custom<Record<string, unknown>>(isRecord, 'must be an object of column formats'),
+            v.record(
+              v.string(),
+              objectWith(
+                {
+                  type: v.picklist(['currency', 'percent', 'number'], 'must be one of currency, percent, number'),
+                  decimalPlaces: nullableInteger,
+                },
+                'must be an object { type, decimalPlaces? }',
+              ),
+            ),
+          ),
+        },
+        'must be an object { columnFormats } or null',
+      ),
+    ),
+  },
+  'must be an object (a report snapshot)',
+);
+
+const DashboardSchema = objectWith(
+  {
+    id: integer('must be a whole number'),
+    publicId: v.string('must be a string'),
+    deploymentId: integer('must be a whole number'),
+    workbookId: integer('must be a whole number'),
+    status: v.picklist(DASHBOARD_STATUSES, `must be one of ${DASHBOARD_STATUSES.join(', ')}`),
+    allowEmbed: v.boolean('must be true or false'),
+    config: DashboardConfigSchema,
+    versionNumber: integer('must be a whole number'),
+    versionId: integer('must be a whole number'),
+    reportSnapshots: v.array(ReportSnapshotSchema, 'must be an array of report snapshots'),
+    createdBy: nullableInteger,
+    title: nullableString,
+    description: nullableString,
+    fromSharedWorkspace: nullableBoolean,
+    restrictDataDownload: nullableBoolean,
+    useBoardDashboards: nullableBoolean,
+  },
+  'must be an object (a dashboard)',
+);
+
+const WorkbookSchema = objectWith(
+  {
+    id: integer('must be a whole number'),
+    deploymentId: integer('must be a whole number'),
+    name: v.string('must be a string'),
+    meta: v.custom<Record<string, unknown>>(isRecord, 'must be an object'),
+    calculatedFields: v.custom<Record<string, unknown>>(isRecord, 'must be an object'),
+    createdAt: isoDateOrDateTime,
+    updatedAt: isoDateOrDateTime,
+    type: v.picklist(WORKBOOK_TYPES, `must be one of ${WORKBOOK_TYPES.join(', ')}`),
+    createdBy: v.optional(integer('must be a whole number')),
+    dashboardDraft: v.nullish(DashboardConfigSchema),
+    dashboardPublished: v.nullish(DashboardConfigSchema),
+    folderId: v.nullish(finiteNumber('must be a number or null')),
+    folderPath: v.optional(
+      v.array(
+        objectWith({ id: integer('must be a whole number'), name: v.string('must be a string') }, 'must be an object { id, name }'),
+        'must be an array of { id, name }',
+      ),
+    ),
+    isFavorite: nullableBoolean,
+    publishedDashboard: v.nullish(DashboardSchema),
+    slug: nullableString,
+    user: v.nullish(ResourceOwnerSchema),
+    userId: v.nullish(finiteNumber('must be a number or null')),
+  },
+  'must be an object (a workbook)',
+);
+
+function validateWith<T>(
+  schema: v.GenericSchema<unknown, T>,
+  input: unknown,
+  root: string,
+): ValidationResult<T> {
+  const parsed = v.safeParse(schema, input, { abortEarly: false });
+  if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.issues, { root, fallback: root }) };
+  return { ok: true, value: parsed.output };
+}
+
+/** Checks a resource owner (§2.6): `id` and `email` required, `firstName` and `picture` nullable. */
+export function validateResourceOwner(input: unknown): ValidationResult<ResourceOwner> {
+  return validateWith(ResourceOwnerSchema, input, 'owner');
+}
+
+/** Checks a report snapshot (§2.5): required ids and version, enums, nested shapes. */
+export function validateReportSnapshot(input: unknown): ValidationResult<ReportSnapshot> {
+  return validateWith(ReportSnapshotSchema, input, 'reportSnapshot');
+}
+
+/** Checks a dashboard (§2.4) with its config (§2.3) and report snapshots (§2.5). */
+export function validateDashboard(input: unknown): ValidationResult<Dashboard> {
+  return validateWith(DashboardSchema, input, 'dashboard');
+}
+
+/**
+ * Checks a workbook answered by the service (§2.1) in full: required fields, `date`/`date-time`
+ * timestamps, the type enum, and the nested dashboard configs, published dashboard and owner.
+ */
+export function validateWorkbook(input: unknown): ValidationResult<Workbook> {
+  return validateWith(WorkbookSchema, input, 'workbook');
 }
 
 /** Light check of a workbook answered by the service: the required fields of §2.1 are present. */
