@@ -499,6 +499,12 @@ export function compileLoadQuery(query: CheckedQuery, options: { now: number }):
     if (position === undefined) throw new UserError(`Can't order by ${name}: it is not a member of the query`);
     return `${position} ${direction === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
   });
+  // DuckDB orders ties arbitrarily (it sorts in parallel): every grouped column breaks them, so the
+  // same query answers the same rows in the same order, and LIMIT/OFFSET pages never overlap.
+  const ordered = new Set(order.map(([name]) => positions.get(name)));
+  for (let position = 1; position <= groupedColumns; position += 1) {
+    if (!ordered.has(position)) orderSql.push(`${position} ASC NULLS LAST`);
+  }
 
   const view = compiler.view;
   if (!view) throw new UserError('Query names no member');
