@@ -1,20 +1,23 @@
 /**
- * `service-emulator [--port N] [--host H]`: starts the emulator, prints its URLs, keys and world,
+ * `service-emulator [--port N] [--host H] [--chat-pace realistic|instant]`: starts the emulator, prints its URLs, keys and world,
  * and stays up until SIGINT or SIGTERM.
  *
  * @module
  */
-import { API_KEYS, DEPLOYMENTS, WORKBOOKS, startEmulator } from './index';
+import { API_KEYS, DEPLOYMENTS, WORKBOOKS, startEmulator, type ChatPace } from './index';
 
-const USAGE = `Usage: service-emulator [--port N] [--host H]
+const USAGE = `Usage: service-emulator [--port N] [--host H] [--chat-pace realistic|instant]
 
   --port N   TCP port (default 4010; 0 picks a free port)
   --host H   loopback interface: 127.0.0.1 (default), localhost or ::1
+  --chat-pace realistic|instant
+             how fast the agent streams: an answer in a few seconds (default), or at once
   --help     show this help`;
 
-function parseArgs(argv: readonly string[]): { port: number; host: string } | 'help' {
+function parseArgs(argv: readonly string[]): { port: number; host: string; chatPace: ChatPace } | 'help' {
   let port = 4010;
   let host = '127.0.0.1';
+  let chatPace: ChatPace = 'realistic';
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index]!;
     const [flag, inline] = argument.includes('=') ? (argument.split('=', 2) as [string, string]) : [argument, undefined];
@@ -29,9 +32,14 @@ function parseArgs(argv: readonly string[]): { port: number; host: string } | 'h
       port = Number(text);
       if (!/^\d+$/.test(text) || port > 65535) throw new Error(`--port must be a number from 0 to 65535 (got ${text})`);
     } else if (flag === '--host') host = value();
+    else if (flag === '--chat-pace') {
+      const text = value();
+      if (text !== 'realistic' && text !== 'instant') throw new Error(`--chat-pace must be realistic or instant (got ${text})`);
+      chatPace = text;
+    }
     else throw new Error(`Unknown option ${argument}`);
   }
-  return { port, host };
+  return { port, host, chatPace };
 }
 
 async function main(): Promise<void> {

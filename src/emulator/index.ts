@@ -26,6 +26,15 @@ export { signDeploymentToken, type SignDeploymentTokenOptions } from './auth';
 export { SLOW_QUERY_HEADER } from './features/data';
 export { CHAT_FAULT_HEADER, CHAT_PACE_HEADER } from './features/chat';
 export {
+  UPSERT_CONFLICTS_CONTROL_PATH,
+  clearUpsertConflicts,
+  injectUpsertConflict,
+  setUpsertGapHook,
+  type InjectUpsertConflictOptions,
+  type UpsertGapHook,
+  type UpsertGapInfo,
+} from './features/management';
+export {
   ECHO_PARAMETER as EMBED_ECHO_PARAMETER,
   STATE_EVENT_TYPE as EMBED_STATE_EVENT_TYPE,
   type EmbedPageState,
