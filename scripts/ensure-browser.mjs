@@ -1,6 +1,6 @@
 // Finds the Chromium that the browser and Storybook test projects drive, and installs one when
 // there is none. Run as a script before those projects (`npm test` does); imported by
-// `scripts/chromium.ts` so that vitest.config.ts and this script always agree on the browser.
+// vitest.config.ts, so that the config and this script always agree on the browser.
 //
 // Order of the search: `CHROMIUM_PATH`, Debian's `/usr/bin/chromium`, then a Chromium that
 // Playwright installed into its cache. No test tool may download a browser on its own, so the
