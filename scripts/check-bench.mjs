@@ -4,27 +4,13 @@
 //
 // A ratio can still be pushed up by another process stealing the CPU mid-run, so a failed
 // attempt is measured again, up to three times; a real regression fails every attempt.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { bundleTs } from './run-ts.mjs';
 
 const BUDGETS = { ratioToJsonParse: 3, lastToFirstDecileRatio: 1.2 };
 const ATTEMPTS = 3;
 
-const outDir = resolve('node_modules', '.cache', 'check-bench');
-mkdirSync(outDir, { recursive: true });
-const outfile = join(outDir, 'chat-ingest.mjs');
-await build({
-  entryPoints: ['bench/chat-ingest.ts'],
-  outfile,
-  bundle: true,
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  logLevel: 'warning',
-});
+const outfile = await bundleTs('bench/chat-ingest.ts');
 const { runChatIngestBenchmark } = await import(pathToFileURL(outfile).href);
 
 for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {

@@ -111,6 +111,16 @@ export interface EmbedPageWidgetState {
   exportable: boolean;
 }
 
+/** The `show...=false` switches of the URL (service-behaviour 2): `true` means shown. */
+export interface EmbedSwitches {
+  header: boolean;
+  title: boolean;
+  exportMenu: boolean;
+  newChat: boolean;
+  chatInput: boolean;
+  chatHistory: boolean;
+}
+
 /**
  * What the debug event of {@link ECHO_PARAMETER} carries: the page's state as the viewer sees it,
  * read back from the DOM and computed styles where it is visual.
@@ -145,16 +155,8 @@ export interface EmbedPageState {
   /** Text of the time zone line. */
   timezoneText: string;
   widgets: EmbedPageWidgetState[];
-  /** Which optional parts are shown. */
-  visible: {
-    header: boolean;
-    title: boolean;
-    exportMenu: boolean;
-    newChat: boolean;
-    chatInput: boolean;
-    chatHistory: boolean;
-    chatLauncher: boolean;
-  };
+  /** Which optional parts are shown: the URL's switches, and the dashboard's chat launcher. */
+  visible: EmbedSwitches & { chatLauncher: boolean };
   /** Labels of the visible buttons, in document order (a quick read of the UI's language). */
   buttons: string[];
   /** Chat messages on screen, as `role: text`. */

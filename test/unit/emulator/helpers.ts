@@ -45,3 +45,33 @@ export async function loadData(emulator: RunningEmulator, token: string, query: 
   if (result.status !== 200) throw new Error(`load answered ${result.status}: ${result.text}`);
   return result.json() as { data: Record<string, string | null>[] };
 }
+
+/** Options of {@link requestJson}. */
+export interface RequestJsonOptions {
+  /** Default `GET`. */
+  method?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is, instead of `body` (malformed JSON, empty bodies). */
+  raw?: string;
+  /** Full `Authorization` value; `null` sends none. */
+  authorization?: string | null;
+  /** Default `application/json` when there is a body; `null` sends none. */
+  contentType?: string | null;
+}
+
+/** Calls the emulator over a real socket and returns the status and the JSON body (`{}` when empty). */
+export async function requestJson(
+  emulator: RunningEmulator,
+  path: string,
+  options: RequestJsonOptions = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = {};
+  if (options.authorization != null) headers['authorization'] = options.authorization;
+  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  const contentType = options.contentType === undefined ? (body === undefined ? null : 'application/json') : options.contentType;
+  if (contentType !== null) headers['content-type'] = contentType;
+  const response = await fetch(`${emulator.url}${path}`, { method: options.method ?? 'GET', headers, body });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+}

@@ -11,6 +11,7 @@ import {
 } from '../../../src/emulator';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, embedAccessFor, injectUpsertConflict, paginate, setUpsertGapHook } from '../../../src/emulator/features/management';
 import { externalUserKey } from '../../../src/emulator/state';
+import { requestJson } from './helpers';
 
 type Json = Record<string, unknown>;
 
@@ -24,11 +25,6 @@ afterAll(async () => {
   await emulator.close();
 });
 
-interface Answer {
-  status: number;
-  body: Json;
-}
-
 interface CallOptions {
   method?: string;
   body?: unknown;
@@ -37,18 +33,13 @@ interface CallOptions {
   authorization?: string | null;
 }
 
-async function call(path: string, options: CallOptions = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  const authorization = options.authorization === undefined ? `Bearer ${ADMIN_API_KEY}` : options.authorization;
-  if (authorization !== null) headers['authorization'] = authorization;
-  let body: string | undefined = options.raw;
-  if (options.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
-  const response = await fetch(`${emulator.url}${path}`, { method: options.method ?? 'GET', headers, body });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Json) };
+function call(path: string, options: CallOptions = {}) {
+  return requestJson(emulator, path, {
+    ...options,
+    authorization: options.authorization === undefined ? `Bearer ${ADMIN_API_KEY}` : options.authorization,
+    // A raw body is sent without a content type, as a client that forgets it would.
+    contentType: options.body === undefined ? null : 'application/json',
+  });
 }
 
 const upsert = (deploymentId: number | string, slug: string, body?: unknown, options: CallOptions = {}) =>

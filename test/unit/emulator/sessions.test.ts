@@ -17,7 +17,7 @@ import {
 } from '../../../src/emulator';
 import { exchangeEmbedSession, verifyEmbedToken } from '../../../src/emulator/features/sessions';
 import { EMBED_SESSION_TTL_MS, EMBED_TOKEN_TTL_MS, externalUserKey } from '../../../src/emulator/state';
-import { loadData } from './helpers';
+import { loadData, requestJson } from './helpers';
 
 type Json = Record<string, unknown>;
 
@@ -31,21 +31,15 @@ afterAll(async () => {
   await emulator.close();
 });
 
-interface Answer {
-  status: number;
-  body: Json;
-}
-
 /** POSTs to the emulator with `Api-Key <key>` and a JSON content type unless told otherwise. */
-async function post(path: string, body: unknown, options: { authorization?: string | null; contentType?: string | null; raw?: string } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  const authorization = options.authorization === undefined ? `Api-Key ${ADMIN_API_KEY}` : options.authorization;
-  if (authorization !== null) headers['authorization'] = authorization;
-  const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
-  if (contentType !== null) headers['content-type'] = contentType;
-  const response = await fetch(`${emulator.url}${path}`, { method: 'POST', headers, body: options.raw ?? JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Json) };
+function post(path: string, body: unknown, options: { authorization?: string | null; contentType?: string | null; raw?: string } = {}) {
+  return requestJson(emulator, path, {
+    method: 'POST',
+    body,
+    raw: options.raw,
+    authorization: options.authorization === undefined ? `Api-Key ${ADMIN_API_KEY}` : options.authorization,
+    contentType: options.contentType === undefined ? 'application/json' : options.contentType,
+  });
 }
 
 const generate = (body: unknown, options?: Parameters<typeof post>[2]) => post('/api/v1/embed/generate-session', body, options);

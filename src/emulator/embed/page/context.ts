@@ -7,21 +7,12 @@
 import type { DataClient } from '../../../core/data-client';
 import type { LoadQuery, LoadResponse } from '../../../core/protocol/data';
 import type { SupportedLocale, Surface } from '../../../core/protocol/embed';
-import type { EmbedPageConfig } from '../config';
+import type { EmbedPageConfig, EmbedSwitches } from '../config';
 import type { FilterCondition } from '../filters';
 import type { EmbedStrings } from '../strings';
 import type { Formatter } from './format';
 import type { Messenger } from './messaging';
 
-/** The `show...=false` switches of the URL (service-behaviour 2): `true` means shown. */
-export interface Switches {
-  header: boolean;
-  title: boolean;
-  exportMenu: boolean;
-  newChat: boolean;
-  chatInput: boolean;
-  chatHistory: boolean;
-}
 
 /** A widget query's state in the page's cache. */
 export type QueryState =
@@ -40,7 +31,7 @@ export interface PageContext {
   readonly timezone: string;
   readonly format: Formatter;
   readonly allowExport: boolean;
-  readonly switches: Switches;
+  readonly switches: EmbedSwitches;
   /** Dashboard filters: member to condition (URL `f_`, filter widgets, `set-filter`). */
   readonly filters: Map<string, FilterCondition>;
   /** Time grains: time dimension to granularity (URL `tg_`, time grain widgets). */

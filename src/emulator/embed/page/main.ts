@@ -27,12 +27,13 @@ import {
   type EmbedPageConfig,
   type EmbedPageState,
   type EmbedPageWidgetState,
+  type EmbedSwitches,
 } from '../config';
 import { applyToQuery, readFilterParameters, readTimeGrainParameters } from '../filters';
 import { format, stringsFor } from '../strings';
 import { resolveView, type View, type ViewDeps } from './app';
 import { createChatModel, visibleMessages } from './chat';
-import type { PageContext, QueryState, Switches } from './context';
+import type { PageContext, QueryState } from './context';
 import { loadAll } from './dashboard';
 import { h, replaceChildren } from './dom';
 import { createFormatter } from './format';
@@ -45,7 +46,7 @@ function readConfig(): EmbedPageConfig {
 }
 
 /** Only the literal `false` turns a part off (service-behaviour 2). */
-function switchesOf(params: URLSearchParams): Switches {
+function switchesOf(params: URLSearchParams): EmbedSwitches {
   const off = (name: string): boolean => params.get(name) === 'false';
   return {
     header: !off('showDashboardHeader'),
