@@ -72,6 +72,9 @@ export type {
   ResultTable,
 } from './protocol/tools';
 
+// Protocol: what the browser and the host's own routes (session route, chat proxy) exchange
+export type { EmbedSessionBrowserRequest, BrowserChatRequest, HandlerErrorBody } from './protocol/host-routes';
+
 // Protocol: embed messaging, the host's side (the embed's side is for the emulator and testing)
 export {
   EMBED_EVENT_TYPES,

@@ -23,9 +23,9 @@ import {
   CHAT_STREAM_PATH,
   sessionSettingsProblems,
   validateChatRequest,
-  type ChatRequest,
   type SessionSettings,
 } from '../core/protocol/chat';
+import { BROWSER_CHAT_FIELDS, type BrowserChatRequest } from '../core/protocol/host-routes';
 import { isRecord } from '../core/protocol/shared';
 import type { RouteHandler } from './session-handler';
 import {
@@ -37,12 +37,6 @@ import {
   report,
   type HandlerErrorListener,
 } from './transport';
-
-/** The chat request fields a browser may send through the proxy (§2.8 without `sessionSettings`). */
-export const BROWSER_CHAT_FIELDS = ['input', 'chatId', 'messageId', 'activeBranchName', 'isDefaultBranch'] as const;
-
-/** A chat request as the browser may send it: {@link BROWSER_CHAT_FIELDS} only. */
-export type BrowserChatRequest = Pick<ChatRequest, (typeof BROWSER_CHAT_FIELDS)[number]>;
 
 /** The second argument of `resolveSessionSettings`: which route, and the browser's checked body. */
 export type ChatProxyContext =

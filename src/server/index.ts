@@ -55,22 +55,23 @@ export type { QueryValue } from './transport';
 export { createSessionHandler, refuseSession } from './session-handler';
 export type {
   RouteHandler,
-  EmbedSessionBrowserRequest,
   SessionRequestInit,
   SessionResolution,
   SessionResolveContext,
   SessionHandlerBaseOptions,
   SessionHandlerOptions,
 } from './session-handler';
-export { createChatProxyHandler, BROWSER_CHAT_FIELDS, DEFAULT_MAX_CHAT_BODY_BYTES } from './chat-proxy';
+export { createChatProxyHandler, DEFAULT_MAX_CHAT_BODY_BYTES } from './chat-proxy';
 export type {
-  BrowserChatRequest,
   ChatProxyContext,
   SessionSettingsResolution,
   ChatProxyOptions,
   ChatProxyHandler,
 } from './chat-proxy';
-export type { HandlerErrorBody, HandlerErrorListener } from './transport';
+export type { HandlerErrorListener } from './transport';
+// The shapes the browser and these routes exchange live in the protocol, shared with the browser.
+export { BROWSER_CHAT_FIELDS, DEFAULT_EMBED_SESSION_ROUTE, parseEmbedSessionBrowserRequest } from '../core/protocol/host-routes';
+export type { EmbedSessionBrowserRequest, BrowserChatRequest, HandlerErrorBody } from '../core/protocol/host-routes';
 
 // Node adapter (duck-typed: no Node import)
 export { toNodeHandler } from './node';

@@ -17,7 +17,7 @@ import {
   ServiceHttpError,
   ServiceValidationError,
 } from '../core/errors';
-import { SURFACES, type Surface } from '../core/protocol/embed';
+import { parseEmbedSessionBrowserRequest, type EmbedSessionBrowserRequest, type HandlerErrorBody } from '../core/protocol/host-routes';
 import type { SessionRequest } from '../core/protocol/session';
 import { isRecord } from '../core/protocol/shared';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client';
@@ -28,25 +28,11 @@ import {
   jsonAnswer,
   readLimitedText,
   report,
-  type HandlerErrorBody,
   type HandlerErrorListener,
 } from './transport';
 
 /** A Fetch-standard route handler: `Request` in, `Response` out. */
 export type RouteHandler = (request: Request) => Promise<Response>;
-
-/**
- * What the browser may say when it asks for a session, checked and with nothing else kept: the
- * shape of `ServiceProvider`'s `getEmbedSession` request. Hints for `resolve`, never identity.
- */
-export interface EmbedSessionBrowserRequest {
-  /** The surface the iframe will load. */
-  surface?: Surface;
-  /** The dashboard's public id, for the `dashboard` surface. */
-  publicId?: string;
-  /** The deployment the browser asks for (an `EmbeddedApp`'s `deploymentId`): a wish, not a grant. */
-  deploymentId?: number;
-}
 
 /**
  * The session request `resolve` builds: a generate-session body (§2.7) in which `deploymentId`
@@ -118,27 +104,6 @@ export function refuseSession(status: 401 | 403 | 404 | 429, message: string, co
   return errorAnswer(status, { error: message, code: code ?? (status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : 'refused') });
 }
 
-function browserRequestOf(value: unknown): { ok: true; value: EmbedSessionBrowserRequest } | { ok: false; problems: string[] } {
-  if (value === undefined) return { ok: true, value: {} };
-  if (!isRecord(value)) return { ok: false, problems: ['body: must be a JSON object such as { "surface": "dashboard", "publicId": "…" }'] };
-  const problems: string[] = [];
-  const result: EmbedSessionBrowserRequest = {};
-  const { surface, publicId, deploymentId } = value;
-  if (surface !== undefined) {
-    const known = SURFACES.find((s) => s === surface);
-    if (known) result.surface = known;
-    else problems.push(`surface: must be one of ${SURFACES.join(', ')}`);
-  }
-  if (publicId !== undefined) {
-    if (typeof publicId === 'string' && publicId.trim() !== '' && publicId.length <= 200) result.publicId = publicId;
-    else problems.push('publicId: must be a non-empty string, the public id of a dashboard');
-  }
-  if (deploymentId !== undefined) {
-    if (typeof deploymentId === 'number' && Number.isInteger(deploymentId) && deploymentId > 0) result.deploymentId = deploymentId;
-    else problems.push('deploymentId: must be a positive whole number');
-  }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: result };
-}
 
 /**
  * Creates the host's embed-session route: `POST` with an optional JSON body
@@ -223,7 +188,7 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
         return errorAnswer(400, { error: 'The request body is not JSON', code: 'bad_request' });
       }
     }
-    const hints = browserRequestOf(parsed);
+    const hints = parseEmbedSessionBrowserRequest(parsed);
     if (!hints.ok) return errorAnswer(400, { error: 'Invalid embed session request', code: 'bad_request', problems: hints.problems });
 
     let resolution: SessionResolution;

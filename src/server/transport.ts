@@ -12,6 +12,7 @@
 import { tenantOrigin } from '../core/embed-url';
 import { ServiceConfigError, ServiceError } from '../core/errors';
 import { backoff, checkOptions, isAmount, isFilled, withDefaults } from '../core/http';
+import type { HandlerErrorBody } from '../core/protocol/host-routes';
 
 export { abortError, sleep } from '../core/http';
 
@@ -122,18 +123,6 @@ export function jsonAnswer(status: number, body: unknown, headers?: Record<strin
     status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
   });
-}
-
-/** The error body of the route handlers: `{ error, code }` plus details when they may be shown. */
-export interface HandlerErrorBody {
-  /** What went wrong, for people. */
-  error: string;
-  /** Stable, machine-readable code. */
-  code: string;
-  /** Problems of an invalid request (always for the browser's own input; server-side ones only with details on). */
-  problems?: readonly string[];
-  /** The service's own message, with details on. */
-  detail?: string;
 }
 
 /** A JSON error answer of a route handler. */

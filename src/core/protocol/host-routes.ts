@@ -1,0 +1,79 @@
+/**
+ * What the browser and the host application's own routes exchange: the embed-session route
+ * (`createSessionHandler`, called by `ServiceProvider`'s `getEmbedSession`) and the chat proxy
+ * (`createChatProxyHandler`, called by the chat client). Both sides import these shapes from here,
+ * so the browser never re-declares them and never imports the server entry.
+ *
+ * @module
+ */
+import type { ChatRequest } from './chat';
+import { SURFACES, type Surface } from './embed';
+import { isRecord, type ValidationResult } from './shared';
+
+/** Where `fetchEmbedSession` posts by default: the host's route made with `createSessionHandler`. */
+export const DEFAULT_EMBED_SESSION_ROUTE = '/api/embed-session';
+
+/**
+ * What the browser may say when it asks for a session, checked and with nothing else kept: the
+ * shape of `ServiceProvider`'s `getEmbedSession` request. Hints for the server, never identity.
+ */
+export interface EmbedSessionBrowserRequest {
+  /** The surface the iframe will load. */
+  surface?: Surface;
+  /** The dashboard's public id, for the `dashboard` surface. */
+  publicId?: string;
+  /** The deployment the browser asks for (an `EmbeddedApp`'s `deploymentId`): a wish, not a grant. */
+  deploymentId?: number;
+}
+
+/** Longest `publicId` hint the session route accepts. */
+const MAX_PUBLIC_ID_LENGTH = 200;
+
+/**
+ * Checks a browser's session request body and keeps only its three hints. An absent body is an
+ * empty request; anything else that is not an object, or a hint of the wrong type, is refused.
+ */
+export function parseEmbedSessionBrowserRequest(value: unknown): ValidationResult<EmbedSessionBrowserRequest> {
+  if (value === undefined) return { ok: true, value: {} };
+  if (!isRecord(value)) return { ok: false, problems: ['body: must be a JSON object such as { "surface": "dashboard", "publicId": "…" }'] };
+  const problems: string[] = [];
+  const result: EmbedSessionBrowserRequest = {};
+  const { surface, publicId, deploymentId } = value;
+  if (surface !== undefined) {
+    const known = SURFACES.find((s) => s === surface);
+    if (known) result.surface = known;
+    else problems.push(`surface: must be one of ${SURFACES.join(', ')}`);
+  }
+  if (publicId !== undefined) {
+    if (typeof publicId === 'string' && publicId.trim() !== '' && publicId.length <= MAX_PUBLIC_ID_LENGTH) result.publicId = publicId;
+    else problems.push('publicId: must be a non-empty string, the public id of a dashboard');
+  }
+  if (deploymentId !== undefined) {
+    if (typeof deploymentId === 'number' && Number.isInteger(deploymentId) && deploymentId > 0) result.deploymentId = deploymentId;
+    else problems.push('deploymentId: must be a positive whole number');
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: result };
+}
+
+/** The chat request fields a browser may send through the chat proxy (2.8 without `sessionSettings`). */
+export const BROWSER_CHAT_FIELDS = ['input', 'chatId', 'messageId', 'activeBranchName', 'isDefaultBranch'] as const;
+
+/** A chat request as the browser may send it: {@link BROWSER_CHAT_FIELDS} only. */
+export type BrowserChatRequest = Pick<ChatRequest, (typeof BROWSER_CHAT_FIELDS)[number]>;
+
+/** The error body of the host's routes: `{ error, code }` plus details when they may be shown. */
+export interface HandlerErrorBody {
+  /** What went wrong, for people. */
+  error: string;
+  /** Stable, machine-readable code. */
+  code: string;
+  /** Problems of an invalid request (always for the browser's own input; server-side ones only with details on). */
+  problems?: readonly string[];
+  /** The service's own message, with details on. */
+  detail?: string;
+}
+
+/** True for a route's error body: an object with string `error` and `code`. */
+export function isHandlerErrorBody(value: unknown): value is HandlerErrorBody {
+  return isRecord(value) && typeof value.error === 'string' && typeof value.code === 'string';
+}
