@@ -1,4 +1,5 @@
 import type { StorybookConfig } from '@storybook/react-vite';
+import { serviceRoutes } from './service-routes.ts';
 
 /**
  * Storybook, set up by hand: `storybook init` would download a browser, which these machines
@@ -15,8 +16,10 @@ const config: StorybookConfig = {
   // JSX runtime does the rest), so `react` itself is never pre-bundled and the preview fails with
   // "react/index.js does not provide an export named 'default'" (CommonJS served raw). The
   // vitest plugin applies viteFinal too, so this also serves `npm test`.
+  // The partner's server routes, against the emulator (see service-routes.ts).
   viteFinal: (viteConfig) => ({
     ...viteConfig,
+    plugins: [...(viteConfig.plugins ?? []), serviceRoutes()],
     optimizeDeps: {
       ...viteConfig.optimizeDeps,
       include: [

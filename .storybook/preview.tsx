@@ -1,5 +1,7 @@
 import type { Preview } from '@storybook/react-vite';
 import '../src/styles.css';
+import { ServiceProvider } from '../src/react';
+import type { StoryServiceConfig } from './service-routes';
 
 type Theme = 'light' | 'dark' | 'system';
 
@@ -26,7 +28,18 @@ const preview: Preview = {
     },
   },
   initialGlobals: { theme: 'light' satisfies Theme },
+  // Where the emulator is, from the partner-server routes of service-routes.ts.
+  loaders: [async () => ({ service: (await (await fetch('/__service/config')).json()) as StoryServiceConfig })],
   decorators: [
+    // Every story sits in a partner app's provider, wired to the emulator through the routes.
+    (Story, { loaded }) => {
+      const service = loaded.service as StoryServiceConfig | undefined;
+      return (
+        <ServiceProvider tenantUrl={service?.tenantUrl} chat={{ url: service?.chatUrl }}>
+          <Story />
+        </ServiceProvider>
+      );
+    },
     (Story, { globals }) => {
       const theme = (globals.theme ?? 'light') as Theme;
       // The story is themed like a partner app themes a subtree: with the attribute, or (for

@@ -7,4 +7,21 @@
  *
  * @module
  */
+
+// React layer: provider and hooks
+export { ServiceProvider, useServiceContext, useStore } from './react';
+export type {
+  ServiceProviderProps,
+  ServiceContextValue,
+  EmbedSessionRequest,
+  GetEmbedSession,
+  EmbedDefaults,
+  ChatSettings,
+  DataSettings,
+  ExternalStore,
+} from './react';
+
+// Components
+
+// The framework-free core
 export * from './core';

@@ -1,0 +1,160 @@
+/**
+ * `ServiceProvider`: one provider for everything a partner app sets once (the tenant, how embed
+ * sessions are fetched, embed defaults, chat and data settings), and the hook that reads it.
+ *
+ * @module
+ */
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import type { ChatClientOptions } from '../core/chat-client';
+import type { DataClientOptions } from '../core/data-client';
+import { tenantOrigin } from '../core/embed-url';
+import { ServiceConfigError } from '../core/errors';
+import type { EmbedSessionBrowserRequest } from '../core/protocol/host-routes';
+import type { ColorScheme, EmbedTheme, Surface } from '../core/protocol/embed';
+import { useLatest } from './use-latest';
+
+/** What an embed asks for when it needs a session: the surface it loads and which one. */
+export type EmbedSessionRequest = EmbedSessionBrowserRequest & { surface: Surface };
+
+/**
+ * Fetches a new embed session id for one iframe load (sessions are single-use and must be
+ * exchanged within 5 minutes). `signal` aborts when the embed unmounts or gives up waiting.
+ */
+export type GetEmbedSession = (request: EmbedSessionRequest, options: { signal: AbortSignal }) => Promise<string>;
+
+/** Defaults every embed inherits; each embed's own prop of the same name wins. */
+export interface EmbedDefaults {
+  /** Colour scheme of the embeds: `light`, `dark` or `auto` (the viewer's OS preference). */
+  colorScheme?: ColorScheme;
+  /** Brand theme of the embeds (the session API's `embedTheme` shape). */
+  theme?: EmbedTheme;
+  /** UI language of the embeds, a BCP-47 tag such as `de-DE`. */
+  locale?: string;
+  /** Time zone the embeds show dates in, an IANA name such as `Europe/Berlin`. */
+  timezone?: string;
+}
+
+/**
+ * Chat settings every `useAgentChat` and `AgentChat` inherits (each may override them).
+ * `url` is `{ai_url}` or, in browsers, the host's chat proxy route (for example `/api/service`).
+ */
+export type ChatSettings = Partial<Pick<ChatClientOptions, 'url' | 'auth' | 'sessionSettings' | 'fetch'>>;
+
+/**
+ * Data API settings, for what the chat loads beyond a tool result's first 100 rows ("load all"):
+ * `{data_url}` (or a proxy route of the host) and a token for it.
+ */
+export type DataSettings = Pick<DataClientOptions, 'url' | 'token' | 'fetch' | 'continueWait'>;
+
+/** Props of {@link ServiceProvider}. */
+export interface ServiceProviderProps extends EmbedDefaults {
+  /**
+   * The tenant host `{base_url}`, for example `https://acme.example.com`; the origin every embed
+   * loads from and the only origin whose messages are trusted. Must be https (plain http only on
+   * loopback, for the emulator). Needed by the embeds; a bad value is reported by each embed as a
+   * `ServiceConfigError` (in its error state and to `onError`) rather than crashing the app.
+   */
+  tenantUrl?: string;
+  /**
+   * Fetches a session id for one iframe load, from your own server (which holds the API key).
+   * Called once per iframe load. `fetchEmbedSession()` is a ready one for a route made with
+   * `createSessionHandler`. Read through a ref: an inline function never reloads an embed.
+   */
+  getEmbedSession?: GetEmbedSession;
+  /** Chat settings for `useAgentChat` and `AgentChat`. */
+  chat?: ChatSettings;
+  /** Data API settings for loading a result's remaining rows. */
+  data?: DataSettings;
+  /**
+   * The TanStack Query client the library's data fetches use. Default: the one of an enclosing
+   * `QueryClientProvider`, else one of the library's own. The library never wraps your tree in a
+   * `QueryClientProvider`, so your own queries keep the client you gave them.
+   */
+  queryClient?: QueryClient;
+  children?: ReactNode;
+}
+
+/** What the provider shares; read it with {@link useServiceContext}. */
+export interface ServiceContextValue {
+  /** `tenantUrl` as given. */
+  readonly tenantUrl: string | undefined;
+  /** The origin of `tenantUrl`, when it is valid. */
+  readonly tenantOrigin: string | undefined;
+  /** Why `tenantUrl` is unusable: missing or not https. Embeds show it; the chat does not need it. */
+  readonly tenantError: ServiceConfigError | undefined;
+  /** A stable function calling the latest `getEmbedSession` prop; `undefined` without one. */
+  readonly getEmbedSession: GetEmbedSession | undefined;
+  readonly embedDefaults: EmbedDefaults;
+  readonly chat: ChatSettings | undefined;
+  readonly data: DataSettings | undefined;
+  readonly queryClient: QueryClient | undefined;
+}
+
+const ServiceContext = createContext<ServiceContextValue | null>(null);
+ServiceContext.displayName = 'ServiceContext';
+
+function checkTenant(tenantUrl: string | undefined): Pick<ServiceContextValue, 'tenantOrigin' | 'tenantError'> {
+  if (tenantUrl === undefined) {
+    return {
+      tenantOrigin: undefined,
+      tenantError: new ServiceConfigError('ServiceProvider: `tenantUrl` is required by the embeds (your {base_url}, e.g. https://acme.example.com)'),
+    };
+  }
+  try {
+    return { tenantOrigin: tenantOrigin(tenantUrl), tenantError: undefined };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { tenantOrigin: undefined, tenantError: new ServiceConfigError(`ServiceProvider: invalid \`tenantUrl\`: ${message}`, { cause: error }) };
+  }
+}
+
+/**
+ * Shares the tenant, session fetching, embed defaults and chat and data settings with every embed
+ * and chat below it. Renders no element of its own and needs no `window` (SSR-safe).
+ *
+ * ```tsx
+ * <ServiceProvider tenantUrl="https://acme.example.com" getEmbedSession={fetchEmbedSession()}>
+ *   <EmbeddedDashboard publicId="sales-overview" />
+ * </ServiceProvider>
+ * ```
+ */
+export function ServiceProvider(props: ServiceProviderProps): ReactNode {
+  const { tenantUrl, colorScheme, theme, locale, timezone, chat, data, queryClient, children } = props;
+  const tenant = useMemo(() => checkTenant(tenantUrl), [tenantUrl]);
+  const latestGetEmbedSession = useLatest(props.getEmbedSession);
+  const hasGetEmbedSession = props.getEmbedSession !== undefined;
+  const getEmbedSession = useMemo<GetEmbedSession | undefined>(
+    () =>
+      hasGetEmbedSession
+        ? (request, options) => {
+            const current = latestGetEmbedSession.current;
+            if (!current) return Promise.reject(new ServiceConfigError('ServiceProvider: `getEmbedSession` was removed'));
+            return current(request, options);
+          }
+        : undefined,
+    [hasGetEmbedSession, latestGetEmbedSession],
+  );
+  const embedDefaults = useMemo<EmbedDefaults>(() => ({ colorScheme, theme, locale, timezone }), [colorScheme, theme, locale, timezone]);
+  const value = useMemo<ServiceContextValue>(
+    () => ({ tenantUrl, ...tenant, getEmbedSession, embedDefaults, chat, data, queryClient }),
+    [tenantUrl, tenant, getEmbedSession, embedDefaults, chat, data, queryClient],
+  );
+  return <ServiceContext.Provider value={value}>{children}</ServiceContext.Provider>;
+}
+
+/**
+ * The nearest {@link ServiceProvider}'s value. Throws a `ServiceConfigError` naming the hook
+ * outside one: "`useX` must be used within `<ServiceProvider>`".
+ * @param hookName The public name of the calling hook or component, for the message.
+ */
+export function useServiceContext(hookName: string): ServiceContextValue {
+  const value = useContext(ServiceContext);
+  if (!value) throw new ServiceConfigError(`\`${hookName}\` must be used within <ServiceProvider>`);
+  return value;
+}
+
+/** The nearest {@link ServiceProvider}'s value, or `null` outside one (for parts that also work standalone). */
+export function useOptionalServiceContext(): ServiceContextValue | null {
+  return useContext(ServiceContext);
+}

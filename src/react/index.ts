@@ -1,0 +1,18 @@
+/**
+ * The React layer: `ServiceProvider` and the hooks, over the core's stores and clients.
+ *
+ * @module
+ */
+export { ServiceProvider, useServiceContext, useOptionalServiceContext } from './context';
+export type {
+  ServiceProviderProps,
+  ServiceContextValue,
+  EmbedSessionRequest,
+  GetEmbedSession,
+  EmbedDefaults,
+  ChatSettings,
+  DataSettings,
+} from './context';
+export { useStore } from './use-store';
+export type { ExternalStore } from './use-store';
+export { useLatest, useIsomorphicLayoutEffect } from './use-latest';
