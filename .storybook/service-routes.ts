@@ -15,7 +15,11 @@ import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
 import { bundleTs } from '../scripts/run-ts.mjs';
 
+import type * as backendModule from './service-backend.ts';
+
 export type { StoryServiceConfig } from './service-backend.ts';
+
+type BackendModule = typeof backendModule;
 
 export function serviceRoutes(): Plugin {
   return {
@@ -24,7 +28,7 @@ export function serviceRoutes(): Plugin {
       // Storybook evaluates main.ts as plain Node ESM, which cannot run the TypeScript sources:
       // the backend is bundled with esbuild first, as `npm run bench` does (scripts/run-ts.mjs).
       const outfile = await bundleTs('.storybook/service-backend.ts');
-      const { startServiceBackend } = (await import(pathToFileURL(outfile).href)) as typeof import('./service-backend.ts');
+      const { startServiceBackend } = (await import(pathToFileURL(outfile).href)) as BackendModule;
       const started = await startServiceBackend(process.env.STORYBOOK_SERVICE_URL);
       // The backend lives as long as this dev server (Storybook's, or the vitest project's).
       const closeServer = server.close.bind(server);
