@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { serviceRoutes } from './.storybook/service-routes.ts';
 import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
 import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession } from './test/browser/commands.ts';
 
@@ -31,6 +32,9 @@ export default defineConfig({
         },
       },
       {
+        // The partner's routes (embed session, chat proxy) on the test page's own origin, against
+        // an emulator, as in Storybook (.storybook/service-routes.ts).
+        plugins: [serviceRoutes()],
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
