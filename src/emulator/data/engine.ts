@@ -24,6 +24,8 @@ export interface QueryScope {
 /** A connection whose views are scoped to one caller; close it when done. */
 export interface ScopedConnection {
   readonly connection: DuckDBConnection;
+  /** Stops the statement running on it, which then rejects with DuckDB's interrupt error. */
+  interrupt(): void;
   close(): void;
 }
 
@@ -39,7 +41,10 @@ export interface DataEngine {
   parseSql(sql: string): Promise<unknown>;
   /** Turns a JSON syntax tree back into SQL text (`json_deserialize_sql`). */
   printSql(tree: unknown): Promise<string>;
-  /** Closes the database. Further calls reject. */
+  /**
+   * Closes the database: interrupts every running query first (a runaway query would otherwise
+   * keep a core busy and the process alive), waits up to 2 s for them to stop. Further calls reject.
+   */
   close(): Promise<void>;
 }
 
@@ -74,6 +79,9 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
   let utility: DuckDBConnection | undefined;
   let builtAt = new Date(now()).toISOString();
   let closed = false;
+  /** Open scoped connections, interrupted on close. */
+  const open = new Set<ScopedConnection>();
+  let allClosed: (() => void) | undefined;
 
   const ready = (async () => {
     // The instance must not fetch extensions from the network: everything needed is bundled.
@@ -122,15 +130,22 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
         connection.closeSync();
         throw error;
       }
-      let open = true;
-      return {
+      let isOpen = true;
+      const scoped: ScopedConnection = {
         connection,
+        interrupt() {
+          if (isOpen) connection.interrupt();
+        },
         close() {
-          if (!open) return;
-          open = false;
+          if (!isOpen) return;
+          isOpen = false;
+          open.delete(scoped);
           connection.closeSync();
+          if (open.size === 0) allClosed?.();
         },
       };
+      open.add(scoped);
+      return scoped;
     },
     async parseSql(sql) {
       const reader = await (await utilityConnection()).runAndReadAll('SELECT json_serialize_sql($1::VARCHAR) AS tree', [sql]);
@@ -148,6 +163,15 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
       if (closed) return;
       closed = true;
       await ready.catch(() => undefined);
+      if (open.size > 0) {
+        const settled = new Promise<void>((resolve) => {
+          allClosed = resolve;
+        });
+        for (const scoped of open) scoped.interrupt();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))]);
+        clearTimeout(timer);
+      }
       utility?.closeSync();
       instance?.closeSync();
       utility = undefined;
