@@ -3,7 +3,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
-import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession } from './test/browser/commands.ts';
+import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession, signDataToken } from './test/browser/commands.ts';
 
 /**
  * Each browser project gets a fresh options object: vitest mutates `instances`. The browser is
@@ -35,7 +35,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
           globalSetup: ['test/browser/global-setup.ts'],
-          browser: { ...browser(), commands: { mintEmbedSession, emulateColorScheme, auditFrameAccessibility } },
+          browser: { ...browser(), commands: { mintEmbedSession, emulateColorScheme, auditFrameAccessibility, signDataToken } },
         },
       },
       {

@@ -133,8 +133,11 @@ export function handleError(error: Error): Response {
 
 /** Methods a browser app may call the data and chat APIs with (CORS). */
 export const CORS_ALLOWED_METHODS = 'GET, POST, OPTIONS';
-/** Request headers a browser app may send to the data and chat APIs (CORS). */
-export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, X-Service-Auth-Token, x-request-id';
+/**
+ * Request headers a browser app may send to the data and chat APIs (CORS): the service's four,
+ * then the emulator's testing headers, so browser tests can steer pace, faults and slow queries.
+ */
+export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, X-Service-Auth-Token, x-request-id, x-emulator-pace, x-emulator-fault, x-emulator-slow';
 
 /**
  * CORS for the APIs browser apps call with a token from another origin (the data API, chat): a

@@ -36,8 +36,10 @@
  * - CORS: the data API (`/data/*`) and the chat API (`/api/v1/public/*`) answer any origin, as the
  *   service answers browser apps calling it with a token: preflight `OPTIONS` is 204 with
  *   `Access-Control-Allow-Methods: GET, POST, OPTIONS` and `Access-Control-Allow-Headers:
- *   Authorization, Content-Type, X-Service-Auth-Token, x-request-id` (plus what the request asks
- *   among them), `Access-Control-Max-Age: 600`; no credentials (cookies) are allowed. The
+ *   Authorization, Content-Type, X-Service-Auth-Token, x-request-id` (and the emulator's testing
+ *   headers `x-emulator-pace`, `x-emulator-fault`, `x-emulator-slow`), `Access-Control-Max-Age:
+ *   600`; every answer, errors too, carries `Access-Control-Allow-Origin: *`; no credentials
+ *   (cookies) are allowed. The
  *   management and embed-session APIs take an API key and send no CORS headers: browsers must not
  *   call them.
  * - Revoke ends the session and every token exchanged for it: the embed page, `/v1/load`,
