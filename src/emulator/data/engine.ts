@@ -37,6 +37,8 @@ export interface DataEngine {
   lastRefreshTime(): string;
   /** Opens a connection whose views carry `scope`. Waits for {@link ready}. */
   connect(scope?: QueryScope): Promise<ScopedConnection>;
+  /** Scoped connections open now: one per query running or being streamed. */
+  openConnections(): number;
   /** Parses SQL into DuckDB's JSON syntax tree without running it (`json_serialize_sql`). */
   parseSql(sql: string): Promise<unknown>;
   /** Turns a JSON syntax tree back into SQL text (`json_deserialize_sql`). */
@@ -116,6 +118,7 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
   return {
     ready,
     lastRefreshTime: () => builtAt,
+    openConnections: () => open.size,
     async connect(scope = {}) {
       const connection = await (await live()).connect();
       try {
