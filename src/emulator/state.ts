@@ -246,6 +246,22 @@ export function pruneExpiredExternalUsers(state: EmulatorState, now: number): vo
   }
 }
 
+/** Most entries a bookkeeping map of a feature keeps (attempt counters): see {@link setBounded}. */
+export const MAX_BOOKKEEPING_ENTRIES = 10_000;
+
+/**
+ * `map.set(key, value)`, dropping the oldest entries beyond `max`: counters keyed by what clients
+ * send (message ids, slow-query identities) must not grow without bound on a shared emulator.
+ */
+export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number = MAX_BOOKKEEPING_ENTRIES): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const oldest of map.keys()) {
+    if (map.size <= max) break;
+    map.delete(oldest);
+  }
+}
+
 /** How often, by the emulator clock, {@link sweepExpired} runs at most (on the next request). */
 export const SWEEP_INTERVAL_MS = 60 * 1000;
 

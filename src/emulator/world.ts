@@ -62,7 +62,8 @@
  *   refused wherever a request names something: fault directives, attribute names.
  * - Expired embed sessions (5 minutes, or 24 hours after an exchange), expired tokens and expired
  *   ephemeral chat users are swept from memory at most once a minute of the emulator clock, on the
- *   next request, so a long-running shared emulator stays flat.
+ *   next request, so a long-running shared emulator stays flat. Counters keyed by what clients
+ *   send (chat attempts per `messageId`, `x-emulator-slow` answers) keep the latest 10,000.
  * - Deployment ids in paths are canonical decimal numbers (`1`, `2`): `/data/01`, `/data/1e0`,
  *   `/data/+1` are 404.
  *

@@ -59,7 +59,7 @@ import { isRecord } from '../../core/protocol/shared';
 import { keyAllowsDeployment, readChatCredential, verifyDeploymentToken } from '../auth';
 import type { ChatPace, EmulatorContext, EmulatorEnv, EmulatorFeature } from '../context';
 import { httpError, jsonError, parseRequestJson, readBodyText } from '../http';
-import type { ChatThread, UserRef } from '../state';
+import { setBounded, type ChatThread, type UserRef } from '../state';
 import { MAX_BODY_BYTES, findDeployment, parseDeploymentId, type WorldAgent, type WorldDeployment } from '../world';
 import { runAgent } from '../chat/agent';
 import { CHAT_FAULT_HEADER, INJECTED_STREAM_ERROR, injectedStatusBody, parseChatFaults, type ChatFaults } from '../chat/faults';
@@ -195,7 +195,7 @@ export const chatFeature: EmulatorFeature = {
       const messageId = isRecord(body) && typeof body.messageId === 'string' ? body.messageId : undefined;
       if (endpoint === 'stream' && messageId !== undefined) {
         attempt = (shared.attempts.get(messageId) ?? 0) + 1;
-        shared.attempts.set(messageId, attempt);
+        setBounded(shared.attempts, messageId, attempt);
       }
       const header = c.req.header(CHAT_FAULT_HEADER);
       const option = options.chatFault;

@@ -30,6 +30,7 @@ import { UserError, checkLoadQuery, compileLoadQuery, runLoadQuery } from '../da
 import { metaResponse } from '../data/model';
 import { attributesFromClaims, rowLevelPredicates } from '../data/security';
 import { httpError, jsonResponse, parseRequestJson, readBodyText, userError } from '../http';
+import { setBounded } from '../state';
 import { DATA_REFERENCE_DAY, MAX_BODY_BYTES, findDeployment, parseDeploymentId } from '../world';
 
 /** Header that marks a request slow: the number of `Continue wait` answers before the data. */
@@ -91,7 +92,7 @@ export const dataFeature: EmulatorFeature = {
       const key = JSON.stringify([c.req.method, c.req.path, new URL(c.req.url).search, c.req.header('authorization'), body]);
       const given = slowAttempts.get(key) ?? 0;
       if (given < wanted) {
-        slowAttempts.set(key, given + 1);
+        setBounded(slowAttempts, key, given + 1);
         return true;
       }
       slowAttempts.delete(key);

@@ -16,7 +16,7 @@ import {
   type RunningEmulator,
 } from '../../../src/emulator';
 import { exchangeEmbedSession } from '../../../src/emulator/features/sessions';
-import { EMBED_TOKEN_TTL_MS } from '../../../src/emulator/state';
+import { EMBED_TOKEN_TTL_MS, MAX_BOOKKEEPING_ENTRIES, setBounded } from '../../../src/emulator/state';
 import { newMessageId, post as postChat } from './chat-helpers';
 import { dataToken, postData, requestJson } from './helpers';
 
@@ -324,6 +324,15 @@ describe('issue 10 fault 7: expired sessions and tokens are swept', () => {
     } finally {
       await shared.close();
     }
+  });
+
+  it('counters keyed by what clients send keep only the latest entries', () => {
+    const counters = new Map<string, number>();
+    for (let index = 0; index < 25; index += 1) setBounded(counters, `message-${index}`, index, 10);
+    setBounded(counters, 'message-16', 99, 10);
+    expect(counters.size).toBe(10);
+    expect([...counters.keys()]).toEqual(['message-15', ...Array.from({ length: 8 }, (_, index) => `message-${index + 17}`), 'message-16']);
+    expect(MAX_BOOKKEEPING_ENTRIES).toBe(10_000);
   });
 
   it('a revoked session whose tokens live is kept, so they stay refused', async () => {
