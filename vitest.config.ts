@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
@@ -18,6 +20,12 @@ function browser() {
     }),
     instances: [{ browser: 'chromium' as const }],
   };
+}
+
+// A fresh clone has no generated page script (the package has no install script that would make
+// it, and npm scripts generate it first): make it here too, so a bare `npx vitest` works.
+if (!existsSync('src/emulator/embed/page-script.generated.ts')) {
+  spawnSync(process.execPath, ['scripts/run-ts.mjs', 'scripts/generate-page-script.ts'], { stdio: 'inherit' });
 }
 
 export default defineConfig({

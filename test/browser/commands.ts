@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserCommand } from 'vitest/node';
-import { signDeploymentToken, type EmulatorContext } from '../../src/emulator';
+import type { EmulatorContext, SignDeploymentTokenOptions } from '../../src/emulator';
 
 /** Key of the registry on `globalThis`. */
 export const EMULATOR_REGISTRY = Symbol.for('@service/react/browser-tests/emulator');
@@ -30,6 +30,11 @@ export interface EmulatorRegistry {
   url: string;
   apiKey: string;
   context: EmulatorContext;
+  /**
+   * `signDeploymentToken` of that emulator, by its clock. Passed in, not imported: the config
+   * imports this file, and must not bundle the emulator (its generated page script may not exist yet).
+   */
+  signToken(options: SignDeploymentTokenOptions): Promise<string>;
 }
 
 function registry(): EmulatorRegistry {
@@ -78,8 +83,7 @@ export interface SignDataTokenOptions {
  * browser) and resolves with it: what a browser app sends to the data API and to chat.
  */
 export const signDataToken: BrowserCommand<[options?: SignDataTokenOptions]> = async (_context, options = {}) => {
-  const { context } = registry();
-  return signDeploymentToken(context.world, { deploymentId: options.deploymentId ?? 1, claims: options.claims ?? {}, now: context.clock.now() });
+  return registry().signToken({ deploymentId: options.deploymentId ?? 1, claims: options.claims ?? {} });
 };
 
 /** Emulates the operating system's color scheme preference. */
