@@ -54,7 +54,10 @@ export interface EmulatorOptions {
   chatPace?: ChatPace;
   /** Faults injected into chat requests, for tests. Default none. */
   chatFault?: ChatFaultOption;
-  /** Source of time for expiries and relative date ranges. Default the system clock. */
+  /**
+   * Source of time for expiries and sweeping. Default the system clock. Relative date ranges of
+   * the data API do not read it: they resolve against the data's last day (`DATA_REFERENCE_DAY`).
+   */
   clock?: Clock;
   /** Rows per `{"data"}` line of `/v1/cubesql`. Default 1,000. */
   cubesqlRowsPerLine?: number;

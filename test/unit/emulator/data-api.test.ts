@@ -18,7 +18,7 @@ let emulator: RunningEmulator;
 let token: string;
 
 beforeAll(async () => {
-  // 2025-07-15 12:00 UTC: relative date ranges ("last month") resolve against this clock.
+  // 2025-07-15 12:00 UTC; relative date ranges ignore it: they resolve against the data end, 2025-12-31.
   emulator = await startEmulator({ clock: createManualClock(Date.UTC(2025, 6, 15, 12)) });
   token = await dataToken();
 });
