@@ -48,7 +48,7 @@ describe('issue 10 properties: no 500 whatever arrives', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 60_000);
 
   it('/v1/cubesql: SQL assembled from hostile pieces never reaches the catalogue or shows engine texts', async () => {
     const piece = fc.constantFrom(
@@ -67,7 +67,7 @@ describe('issue 10 properties: no 500 whatever arrives', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000);
 
   it('generate-session, upsert and chat answer any JSON body with their own error shape', async () => {
     const body = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.dictionary(fc.constantFrom('deploymentId', 'externalId', 'securityContext', 'userAttributes', 'groups', 'input', 'sessionSettings', 'name', 'meta', '__proto__'), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }));
@@ -87,5 +87,5 @@ describe('issue 10 properties: no 500 whatever arrives', () => {
       }),
       { numRuns: 120 },
     );
-  });
+  }, 60_000);
 });
