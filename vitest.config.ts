@@ -1,10 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { serviceRoutes } from './.storybook/service-routes.ts';
 import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
-import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession } from './test/browser/commands.ts';
+import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession, signDataToken } from './test/browser/commands.ts';
 
 /**
  * Each browser project gets a fresh options object: vitest mutates `instances`. The browser is
@@ -19,6 +21,12 @@ function browser() {
     }),
     instances: [{ browser: 'chromium' as const }],
   };
+}
+
+// A fresh clone has no generated page script (the package has no install script that would make
+// it, and npm scripts generate it first): make it here too, so a bare `npx vitest` works.
+if (!existsSync('src/emulator/embed/page-script.generated.ts')) {
+  spawnSync(process.execPath, ['scripts/run-ts.mjs', 'scripts/generate-page-script.ts'], { stdio: 'inherit' });
 }
 
 export default defineConfig({
@@ -39,7 +47,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
           globalSetup: ['test/browser/global-setup.ts'],
-          browser: { ...browser(), commands: { mintEmbedSession, emulateColorScheme, auditFrameAccessibility } },
+          browser: { ...browser(), commands: { mintEmbedSession, emulateColorScheme, auditFrameAccessibility, signDataToken } },
         },
       },
       {

@@ -1,7 +1,8 @@
 /**
  * Writes `src/emulator/embed/page-script.generated.ts`, the bundled script of the emulator's
  * embed pages, from `src/emulator/embed/page/*.ts` and the core modules they import. Run by
- * `npm install` (prepare), `npm test`, `npm run build` and `npm start`; the file is not committed,
+ * `npm test`, `typecheck`, `lint`, `test:vitest`, `build` and `start` (never on install: a published
+ * package has no install scripts); the file is not committed,
  * so it can never be stale. Run it by hand with `npm run generate`.
  */
 import { writeFileSync } from 'node:fs';

@@ -14,18 +14,22 @@ import { ServiceConfigError } from '../core/errors';
 import { parseChatFaults } from './chat/faults';
 import { systemClock } from './clock';
 import type { EmulatorContext, EmulatorEnv, EmulatorFeature, EmulatorOptions, ResolvedEmulatorOptions } from './context';
+import { DEFAULT_QUERY_TIMEOUT_MS } from './data/cubesql';
 import { createDataEngine } from './data/engine';
 import { chatFeature } from './features/chat';
 import { dataFeature } from './features/data';
 import { embedPagesFeature } from './features/embed-pages';
 import { managementFeature } from './features/management';
 import { sessionsFeature } from './features/sessions';
-import { handleError, jsonResponse } from './http';
-import { createState } from './state';
+import { corsMiddleware, handleError, jsonResponse } from './http';
+import { SWEEP_INTERVAL_MS, createState, sweepExpired } from './state';
 import { WORLD } from './world';
 
 /** The features, mounted in this order. */
 export const FEATURES: readonly EmulatorFeature[] = [dataFeature, sessionsFeature, managementFeature, chatFeature, embedPagesFeature];
+
+/** Paths browser apps call with a token from another origin: the data API and the chat API. */
+const CORS_PATHS = ['/data/*', '/api/v1/public/*'] as const;
 
 /** Hosts the emulator may listen on: loopback only. */
 const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]']);
@@ -52,6 +56,10 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedEmulatorO
   if (!Number.isInteger(rowsPerLine) || rowsPerLine < 1) {
     throw new ServiceConfigError(`startEmulator: cubesqlRowsPerLine must be a whole number of 1 or more (got ${String(rowsPerLine)})`);
   }
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  if (!Number.isFinite(queryTimeoutMs) || queryTimeoutMs <= 0) {
+    throw new ServiceConfigError(`startEmulator: queryTimeoutMs must be a positive number of milliseconds (got ${String(queryTimeoutMs)})`);
+  }
   if (typeof options.chatFault === 'string') {
     const parsed = parseChatFaults(options.chatFault);
     if (!parsed.ok) throw new ServiceConfigError(`startEmulator: chatFault: ${parsed.problem}`);
@@ -61,6 +69,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedEmulatorO
     port,
     chatPace: options.chatPace ?? 'realistic',
     cubesqlRowsPerLine: rowsPerLine,
+    queryTimeoutMs,
     ...(options.chatFault === undefined ? {} : { chatFault: options.chatFault }),
   };
 }
@@ -92,6 +101,17 @@ export function createEmulatorApp(options: EmulatorOptions = {}): EmulatorApp {
     options: resolved,
   };
   const app = new Hono<EmulatorEnv>();
+  let lastSweep = clock.now();
+  app.use('*', async (_c, next) => {
+    const now = clock.now();
+    if (now - lastSweep >= SWEEP_INTERVAL_MS || now < lastSweep) {
+      lastSweep = now;
+      sweepExpired(context.state, now);
+    }
+    await next();
+  });
+  // Before the features: a preflight carries no credential and must not meet their auth.
+  for (const path of CORS_PATHS) app.use(path, corsMiddleware());
   for (const feature of FEATURES) app.route(feature.basePath, feature.create(context));
   app.notFound((c) => jsonResponse(404, { error: `Not found: ${c.req.method} ${c.req.path}` }));
   app.onError(handleError);

@@ -98,7 +98,8 @@ export function requireApiKey(context: EmulatorContext, options: RequireApiKeyOp
 
 /**
  * Verifies a deployment JWT (HS256 with the deployment's secret; `exp` and `nbf` checked against
- * the emulator's clock). Returns its claims, or `undefined` when it is not valid for the deployment.
+ * the emulator's clock). Returns its claims, or `undefined` when it is not valid for the deployment
+ * or was exchanged for an embed session that has been revoked since.
  */
 export async function verifyDeploymentToken(
   context: EmulatorContext,
@@ -107,6 +108,10 @@ export async function verifyDeploymentToken(
 ): Promise<TokenClaims | undefined> {
   const deployment = findDeployment(context.world, deploymentId);
   if (!deployment) return undefined;
+  // A token an embed page got for a session that was revoked since: revoke is the partner's
+  // logout, so everything the token reaches (data API, chat) ends with it.
+  const exchanged = context.state.embedTokens.get(token);
+  if (exchanged && context.state.embedSessions.get(exchanged.sessionId)?.revokedAt !== undefined) return undefined;
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(deployment.jwtSecret), {
       algorithms: ['HS256'],

@@ -1,23 +1,26 @@
 /**
- * `service-emulator [--port N] [--host H] [--chat-pace realistic|instant]`: starts the emulator, prints its URLs, keys and world,
- * and stays up until SIGINT or SIGTERM.
+ * `service-emulator [--port N] [--host H] [--chat-pace realistic|instant] [--query-timeout MS]`: starts the emulator, prints
+ * its URLs, keys and world, and stays up until SIGINT or SIGTERM (running queries are interrupted).
  *
  * @module
  */
 import { API_KEYS, DEPLOYMENTS, WORKBOOKS, startEmulator, type ChatPace } from './index';
 
-const USAGE = `Usage: service-emulator [--port N] [--host H] [--chat-pace realistic|instant]
+const USAGE = `Usage: service-emulator [--port N] [--host H] [--chat-pace realistic|instant] [--query-timeout MS]
 
   --port N   TCP port (default 4010; 0 picks a free port)
   --host H   loopback interface: 127.0.0.1 (default), localhost or ::1
   --chat-pace realistic|instant
              how fast the agent streams: an answer in a few seconds (default), or at once
+  --query-timeout MS
+             longest run of a /v1/cubesql query in milliseconds (default 30000)
   --help     show this help`;
 
-function parseArgs(argv: readonly string[]): { port: number; host: string; chatPace: ChatPace } | 'help' {
+function parseArgs(argv: readonly string[]): { port: number; host: string; chatPace: ChatPace; queryTimeoutMs?: number } | 'help' {
   let port = 4010;
   let host = '127.0.0.1';
   let chatPace: ChatPace = 'realistic';
+  let queryTimeoutMs: number | undefined;
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index]!;
     const [flag, inline] = argument.includes('=') ? (argument.split('=', 2) as [string, string]) : [argument, undefined];
@@ -36,10 +39,14 @@ function parseArgs(argv: readonly string[]): { port: number; host: string; chatP
       const text = value();
       if (text !== 'realistic' && text !== 'instant') throw new Error(`--chat-pace must be realistic or instant (got ${text})`);
       chatPace = text;
+    } else if (flag === '--query-timeout') {
+      const text = value();
+      queryTimeoutMs = Number(text);
+      if (!/^[1-9]\d*$/.test(text)) throw new Error(`--query-timeout must be a positive number of milliseconds (got ${text})`);
     }
     else throw new Error(`Unknown option ${argument}`);
   }
-  return { port, host, chatPace };
+  return { port, host, chatPace, ...(queryTimeoutMs === undefined ? {} : { queryTimeoutMs }) };
 }
 
 async function main(): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * The emulator's sense of time. Every expiry (5-minute embed sessions, 24-hour embed tokens,
- * ephemeral chat users, JWT `exp`) and every relative date range reads `clock.now()`, never
- * `Date.now()` directly, so tests can move time forward instead of waiting.
+ * ephemeral chat users, JWT `exp`) and the sweeping of expired records read `clock.now()`, never
+ * `Date.now()` directly, so tests can move time forward instead of waiting. Relative date ranges
+ * of the data API are not time: they resolve against the data's last day (`world.ts`).
  *
  * @module
  */

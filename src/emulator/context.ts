@@ -54,10 +54,19 @@ export interface EmulatorOptions {
   chatPace?: ChatPace;
   /** Faults injected into chat requests, for tests. Default none. */
   chatFault?: ChatFaultOption;
-  /** Source of time for expiries and relative date ranges. Default the system clock. */
+  /**
+   * Source of time for expiries and sweeping. Default the system clock. Relative date ranges of
+   * the data API do not read it: they resolve against the data's last day (`DATA_REFERENCE_DAY`).
+   */
   clock?: Clock;
   /** Rows per `{"data"}` line of `/v1/cubesql`. Default 1,000. */
   cubesqlRowsPerLine?: number;
+  /**
+   * Longest time a `/v1/cubesql` query may take, in milliseconds, before it is interrupted and
+   * answered with a final `{"error":"Query timeout: ..."}` line. Default 30,000 (30 s). Keeps a
+   * runaway query (`SELECT count(*) FROM range(300000000000)`) from holding a core.
+   */
+  queryTimeoutMs?: number;
 }
 
 /** {@link EmulatorOptions} with every default applied. */
@@ -66,6 +75,7 @@ export interface ResolvedEmulatorOptions {
   host: string;
   chatPace: ChatPace;
   cubesqlRowsPerLine: number;
+  queryTimeoutMs: number;
   chatFault?: ChatFaultOption;
 }
 

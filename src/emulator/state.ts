@@ -246,6 +246,51 @@ export function pruneExpiredExternalUsers(state: EmulatorState, now: number): vo
   }
 }
 
+/** Most entries a bookkeeping map of a feature keeps (attempt counters): see {@link setBounded}. */
+export const MAX_BOOKKEEPING_ENTRIES = 10_000;
+
+/**
+ * `map.set(key, value)`, dropping the oldest entries beyond `max`: counters keyed by what clients
+ * send (message ids, slow-query identities) must not grow without bound on a shared emulator.
+ */
+export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number = MAX_BOOKKEEPING_ENTRIES): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const oldest of map.keys()) {
+    if (map.size <= max) break;
+    map.delete(oldest);
+  }
+}
+
+/** How often, by the emulator clock, {@link sweepExpired} runs at most (on the next request). */
+export const SWEEP_INTERVAL_MS = 60 * 1000;
+
+/**
+ * Drops what can never be used again, so a long-running emulator stays flat: embed tokens past
+ * their expiry, embed sessions that can no longer be exchanged and whose tokens have all expired
+ * (a revoked session stays while its tokens live, so they stay refused), and ephemeral chat users
+ * past their expiry. Returns how many records were dropped.
+ */
+export function sweepExpired(state: EmulatorState, now: number): number {
+  let dropped = 0;
+  for (const [token, record] of state.embedTokens) {
+    if (record.expiresAt <= now) {
+      state.embedTokens.delete(token);
+      dropped += 1;
+    }
+  }
+  for (const [sessionId, session] of state.embedSessions) {
+    const usefulUntil = session.usedAt === undefined ? session.expiresAt : session.usedAt + EMBED_TOKEN_TTL_MS;
+    if (usefulUntil <= now) {
+      state.embedSessions.delete(sessionId);
+      dropped += 1;
+    }
+  }
+  const users = state.externalUsers.size;
+  pruneExpiredExternalUsers(state, now);
+  return dropped + users - state.externalUsers.size;
+}
+
 /** A fresh state holding a copy of the world; `clock` stamps the records it creates. */
 export function createState(world: World, clock: Clock): EmulatorState {
   const now = clock.now();

@@ -14,7 +14,58 @@
  * | `{data_url}` of deployment `N` | `{url}/data/N` (so `{url}/data/1/v1/load`) |
  *
  * The data the data API serves (orders, customers, products) is described in `data/model.ts`
- * (views, measures, dimensions) and built by `data/dataset.ts`.
+ * (views, measures, dimensions) and built by `data/dataset.ts`. It spans 2024-01-01 to
+ * 2025-12-31, and relative date ranges (`last 6 months`, `this year`, `last quarter`) resolve as if
+ * today were {@link DATA_REFERENCE_DAY} (2025-12-31), whatever the clock says, so demos and the
+ * agent's questions about recent periods always find rows.
+ *
+ * ## How the emulator behaves where the service's documents are silent
+ *
+ * Written down so partners can rely on it (each is tested):
+ *
+ * - Data API `load`: `GET /v1/load?query=<JSON>&queryType=multi` and the same as a `POST` body (as
+ *   published clients send it) with one query answer
+ *   `{ queryType: "regularQuery", results: [{ query, data, annotation, lastRefreshTime }], pivotQuery, slowQuery: false }`;
+ *   an array of queries answers `queryType: "blendingQuery"`, its `pivotQuery` holding every
+ *   measure and dimension and a `time` dimension at the queries' granularity, each row carrying
+ *   `time.<granularity>` so a client can pivot all measures on one axis. Granularities that differ
+ *   are a 400 (as the service); queries without any granularity are answered too (the service
+ *   refuses them; the emulator keeps answering this library's `load([...])` of unrelated queries).
+ *   An array without `queryType=multi` is a 400. Without `queryType` one query answers
+ *   `{ query, data, annotation, lastRefreshTime }`.
+ * - CORS: the data API (`/data/*`) and the chat API (`/api/v1/public/*`) answer any origin, as the
+ *   service answers browser apps calling it with a token: preflight `OPTIONS` is 204 with
+ *   `Access-Control-Allow-Methods: GET, POST, OPTIONS` and `Access-Control-Allow-Headers:
+ *   Authorization, Content-Type, X-Service-Auth-Token, x-request-id` (and the emulator's testing
+ *   headers `x-emulator-pace`, `x-emulator-fault`, `x-emulator-slow`), `Access-Control-Max-Age:
+ *   600`; every answer, errors too, carries `Access-Control-Allow-Origin: *`; no credentials
+ *   (cookies) are allowed. The
+ *   management and embed-session APIs take an API key and send no CORS headers: browsers must not
+ *   call them.
+ * - Revoke ends the session and every token exchanged for it: the embed page, `/v1/load`,
+ *   `/v1/cubesql`, `/v1/meta` and chat refuse such a token at once (403 `Invalid token` on the data
+ *   API, the JSON-RPC `Unauthorized` on chat).
+ * - `/v1/cubesql` queries run at most `queryTimeoutMs` (option, default 30 s; answered with a final
+ *   `{"error":"Query timeout: ..."}` line, as the service ends a stream), and are interrupted when
+ *   the client disconnects and when the emulator closes. Only the views of the data model are
+ *   queryable: the system catalogue (`duckdb_*`, `pg_*`, `information_schema`, `SHOW`, `DESCRIBE`,
+ *   `PRAGMA`) and functions that describe the engine (`version()`, `current_setting()`...) are
+ *   refused, and the engine's own error texts never reach the client (errors read
+ *   `Error during planning: ...` / `Error during execution: ...`).
+ * - Request bodies: at most {@link MAX_BODY_BYTES} (1 MiB) everywhere, except the management API
+ *   (workbook upserts carry dashboards) at {@link MAX_MANAGEMENT_BODY_BYTES} (10 MiB): larger is a
+ *   413 `{"error"}`, checked after the credential (which is checked before any byte of the body is
+ *   read). JSON nested deeper than {@link MAX_JSON_DEPTH} (128) levels anywhere (bodies, the `query`
+ *   parameter, `securityContext`, workbook `meta`) is a 400 in the endpoint's error shape; filter
+ *   groups nest at most 32 deep; `last N <unit>s` takes N up to 10,000.
+ * - Names that are JavaScript prototype members (`__proto__`, `constructor`, `toString`...) are
+ *   refused wherever a request names something: fault directives, attribute names.
+ * - Expired embed sessions (5 minutes, or 24 hours after an exchange), expired tokens and expired
+ *   ephemeral chat users are swept from memory at most once a minute of the emulator clock, on the
+ *   next request, so a long-running shared emulator stays flat. Counters keyed by what clients
+ *   send (chat attempts per `messageId`, `x-emulator-slow` answers) keep the latest 10,000.
+ * - Deployment ids in paths are canonical decimal numbers (`1`, `2`): `/data/01`, `/data/1e0`,
+ *   `/data/+1` are 404.
  *
  * @module
  */
@@ -556,6 +607,27 @@ export const WORLD: World = Object.freeze({
   reports: REPORTS,
   agents: AGENTS,
 });
+
+/**
+ * "Today" for relative date ranges of the data API: the last day of the emulator's data, so
+ * `this year`, `last quarter` or `last 6 months` always return rows.
+ */
+export const DATA_REFERENCE_DAY = '2025-12-31';
+
+/** Largest request body, in bytes, except the management API's: larger is a 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Largest management API body, in bytes (workbook upserts carry whole dashboards). */
+export const MAX_MANAGEMENT_BODY_BYTES = 10 * 1024 * 1024;
+/** Deepest JSON nesting (objects and arrays) the emulator reads: deeper is a 400. */
+export const MAX_JSON_DEPTH = 128;
+
+/**
+ * The deployment id a path segment names, or `undefined` unless it is canonical: a positive
+ * decimal number without sign, exponent or leading zero (`1`, never `01`, `1e0` or `+1`).
+ */
+export function parseDeploymentId(segment: string | undefined): number | undefined {
+  return segment !== undefined && /^[1-9]\d{0,8}$/.test(segment) ? Number(segment) : undefined;
+}
 
 /** The deployment with this id, or `undefined`. */
 export function findDeployment(world: World, deploymentId: number): WorldDeployment | undefined {

@@ -8,6 +8,7 @@
  *   cannot do it itself. `options.ageMs` makes the session look minted that long ago (its
  *   timestamps are moved back in the emulator's state), to test the 5-minute window without
  *   moving any clock other tests share.
+ * - `signDataToken(options?)`: a deployment JWT signed in Node, as a partner's server signs it.
  * - `emulateColorScheme(scheme)`: what the operating system prefers (`prefers-color-scheme`), for
  *   the page and every frame in it, through Playwright.
  * - `auditFrameAccessibility(urlPart)`: axe-core's WCAG 2 A/AA audit of a cross-origin frame.
@@ -19,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserCommand } from 'vitest/node';
-import type { EmulatorContext } from '../../src/emulator';
+import type { EmulatorContext, SignDeploymentTokenOptions } from '../../src/emulator';
 
 /** Key of the registry on `globalThis`. */
 export const EMULATOR_REGISTRY = Symbol.for('@service/react/browser-tests/emulator');
@@ -29,6 +30,11 @@ export interface EmulatorRegistry {
   url: string;
   apiKey: string;
   context: EmulatorContext;
+  /**
+   * `signDeploymentToken` of that emulator, by its clock. Passed in, not imported: the config
+   * imports this file, and must not bundle the emulator (its generated page script may not exist yet).
+   */
+  signToken(options: SignDeploymentTokenOptions): Promise<string>;
 }
 
 function registry(): EmulatorRegistry {
@@ -62,6 +68,22 @@ export const mintEmbedSession: BrowserCommand<[request: Record<string, unknown>,
     session.expiresAt -= age;
   }
   return sessionId;
+};
+
+/** Options of `signDataToken`. */
+export interface SignDataTokenOptions {
+  /** Claims of the JWT (security context, chat identity). Default none. */
+  claims?: Record<string, unknown>;
+  /** Deployment whose secret signs it. Default 1. */
+  deploymentId?: number;
+}
+
+/**
+ * Signs a deployment JWT as a partner's server does (the deployment secret never reaches the
+ * browser) and resolves with it: what a browser app sends to the data API and to chat.
+ */
+export const signDataToken: BrowserCommand<[options?: SignDataTokenOptions]> = async (_context, options = {}) => {
+  return registry().signToken({ deploymentId: options.deploymentId ?? 1, claims: options.claims ?? {} });
 };
 
 /** Emulates the operating system's color scheme preference. */
@@ -106,5 +128,6 @@ declare module 'vitest/browser' {
     mintEmbedSession: (request: Record<string, unknown>, options?: MintOptions) => Promise<string>;
     emulateColorScheme: (scheme: 'light' | 'dark') => Promise<void>;
     auditFrameAccessibility: (urlPart: string) => Promise<AxeViolation[]>;
+    signDataToken: (options?: SignDataTokenOptions) => Promise<string>;
   }
 }

@@ -27,7 +27,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import { startEmulator } from '../../src/emulator';
+import { signDeploymentToken, startEmulator } from '../../src/emulator';
 import { PAGE_SCRIPT } from '../../src/emulator/embed/page-script.generated';
 import { buildPageScript } from '../helpers/embed-page-script';
 import { EMULATOR_REGISTRY, type EmulatorRegistry } from './commands';
@@ -121,7 +121,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('embedOrigin', tenant.origin);
   project.provide('otherEmbedOrigin', other.origin);
   project.provide('emulatorUrl', emulator.url);
-  const registry: EmulatorRegistry = { url: emulator.url, apiKey: emulator.apiKey, context: emulator.context };
+  const registry: EmulatorRegistry = {
+    url: emulator.url,
+    apiKey: emulator.apiKey,
+    context: emulator.context,
+    signToken: (options) => signDeploymentToken(emulator.world, { ...options, now: emulator.context.clock.now() }),
+  };
   (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY] = registry;
   return async () => {
     delete (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY];

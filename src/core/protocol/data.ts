@@ -162,10 +162,12 @@ export function classifyCubeSqlLine(line: unknown): CubeSqlLine {
  * - `equals`, `notEquals`: the member is (not) one of `values`.
  * - `contains`, `notContains`: text contains (does not contain) one of `values`, case-insensitive.
  * - `startsWith`, `endsWith`: text starts or ends with one of `values`.
+ * - `notStartsWith`, `notEndsWith`: text starts (ends) with none of `values`.
  * - `gt`, `gte`, `lt`, `lte`: numeric comparison with the single value in `values`.
  * - `set`, `notSet`: the member is not `NULL` / is `NULL`; no `values`.
  * - `inDateRange`, `notInDateRange`: time between (outside) `values[0]` and `values[1]`, inclusive.
  * - `beforeDate`, `afterDate`: time before / after the single date in `values`.
+ * - `beforeOrOnDate`, `afterOrOnDate`: the same, the date itself included.
  */
 export const FILTER_OPERATORS = [
   'equals',
@@ -184,6 +186,10 @@ export const FILTER_OPERATORS = [
   'notInDateRange',
   'beforeDate',
   'afterDate',
+  'notStartsWith',
+  'notEndsWith',
+  'beforeOrOnDate',
+  'afterOrOnDate',
 ] as const;
 
 /** A filter operator; see {@link FILTER_OPERATORS}. */
@@ -282,9 +288,15 @@ export interface LoadResponse<Row = LoadRow> {
   [key: string]: unknown;
 }
 
-/** Answer of `/v1/load` with `queryType: 'multi'`: one result per query, in order. */
+/**
+ * Answer of `/v1/load` with `queryType: 'multi'`: one result per query, in order. The service
+ * names the kind of answer: `regularQuery` (one query), `blendingQuery` (several, data blending),
+ * `compareDateRangeQuery`; older servers sent `multi`.
+ */
 export interface MultiLoadResponse<Row = LoadRow> {
-  queryType: 'multi';
+  queryType: 'multi' | 'regularQuery' | 'blendingQuery' | 'compareDateRangeQuery' | (string & {});
+  /** The query a client pivots the results by (`regularQuery` and `blendingQuery` answers). */
+  pivotQuery?: LoadQuery & Record<string, unknown>;
   results: LoadResponse<Row>[];
   [key: string]: unknown;
 }
@@ -294,11 +306,11 @@ export function isLoadResponse(value: unknown): value is LoadResponse {
   return isRecord(value) && Array.isArray(value['data']) && !('error' in value);
 }
 
-/** True when `value` is a multi load result: `queryType: 'multi'` and a `results` array of load results. */
+/** True when `value` is a multi load result: a `queryType` string and a `results` array of load results. */
 export function isMultiLoadResponse(value: unknown): value is MultiLoadResponse {
   return (
     isRecord(value) &&
-    value['queryType'] === 'multi' &&
+    typeof value['queryType'] === 'string' &&
     Array.isArray(value['results']) &&
     value['results'].every(isLoadResponse)
   );

@@ -66,7 +66,8 @@ export function parseChatFaults(text: string | undefined): ParsedChatFaults {
       faults.status = number;
       continue;
     }
-    if (name in COUNT_DIRECTIVES) {
+    // Own keys only: `constructor`, `__proto__` or `toString` are not directives.
+    if (Object.hasOwn(COUNT_DIRECTIVES, name)) {
       if (number === undefined) return { ok: false, problem: `${CHAT_FAULT_HEADER}: "${directive}": ${name} needs a whole number, e.g. ${name}=3` };
       faults[COUNT_DIRECTIVES[name as keyof typeof COUNT_DIRECTIVES]] = number;
       continue;

@@ -139,7 +139,8 @@ export function provisionFromSessionSettings(context: EmulatorContext, settings:
       scope: scopeOf(context, { userAttributes: Object.fromEntries(internal.attributes) }, timezone),
     };
   }
-  const attributes: Record<string, unknown> = {};
+  // No prototype: `__proto__` must be an own key, and so reach the unknown-name check below.
+  const attributes: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const { name, value } of settings.userAttributes ?? []) attributes[name] = value;
   const unknownAttributes = Object.keys(attributes).filter((name) => !context.state.userAttributes.has(name));
   if (unknownAttributes.length > 0) throw httpError(400, `${USER_ATTRIBUTES_NOT_FOUND}: ${unknownAttributes.join(', ')}`);

@@ -5,14 +5,21 @@
  * on the syntax tree (each `MEASURE()` becomes its aggregate from `model.ts`) and printed back, so
  * string literals and comments can never be mistaken for SQL.
  *
- * Allowed: the views (`orders`, `customers`, `products`), the query's own CTEs, and the table
- * functions `range`, `generate_series` and `unnest`. Anything else (raw tables, files, other table
- * functions, several statements, anything but `SELECT`) is refused with a SQL error.
+ * Allowed: the views (`orders`, `customers`, `products`), the query's own CTEs (in scope: a CTE
+ * name is only a CTE inside the query that defines it, after its definition), and the table
+ * functions `range`, `generate_series` and `unnest`. Anything else (raw tables, the system
+ * catalogue, `SHOW`/`DESCRIBE`/`SUMMARIZE`, files, other table functions, functions that describe
+ * the engine such as `version()` or `current_setting()`, several statements, anything but
+ * `SELECT`) is refused with a SQL error. The engine's own error texts never reach the client:
+ * {@link serviceSqlError} rewrites them as the service words its errors.
+ *
+ * Every query is bounded in time (`timeoutMs`, default {@link DEFAULT_QUERY_TIMEOUT_MS}) and
+ * interrupted when its `signal` aborts (the client left) or the engine closes.
  *
  * @module
  */
 import type { CubeSqlColumn } from '../../core/protocol/data';
-import { type DataEngine, type QueryScope, cellTextSql, columnTypeName } from './engine';
+import { type DataEngine, type QueryScope, type ScopedConnection, cellTextSql, columnTypeName } from './engine';
 import { VIEWS, findView, measureSql, type MeasureModel, type ViewModel } from './model';
 
 /** A SQL problem, reported to the caller as an `{"error"}` line. */
@@ -21,6 +28,61 @@ export class SqlError extends Error {
 }
 
 const ALLOWED_TABLE_FUNCTIONS = new Set(['range', 'generate_series', 'unnest']);
+
+/** How long a query may run by default, in milliseconds. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+/** Table references that read the catalogue rather than a table: `SHOW`, `DESCRIBE`, `SUMMARIZE`. */
+const REFUSED_TABLE_REFS = new Set(['SHOW_REF', 'COLUMN_DATA', 'DELIM_GET']);
+
+/** Functions that describe the engine, its settings or its catalogue, never the data. */
+const REFUSED_FUNCTIONS = new Set([
+  'version',
+  'current_setting',
+  'current_schema',
+  'current_schemas',
+  'current_database',
+  'current_catalog',
+  'current_query',
+  'current_role',
+  'current_user',
+  'session_user',
+  'user',
+  'getvariable',
+  'getenv',
+  'col_description',
+  'obj_description',
+  'shobj_description',
+  'format_type',
+  'format_pg_type',
+  'query',
+  'query_table',
+  'sql_auto_complete',
+  'which_secret',
+  'json_serialize_sql',
+  'json_deserialize_sql',
+  'json_serialize_plan',
+  'json_execute_serialized_sql',
+]);
+const REFUSED_FUNCTION_PREFIXES = ['duckdb_', 'pg_', 'pragma_', 'has_', 'txid_', 'read_', 'glob', 'icu_'];
+
+function isRefusedFunction(name: string): boolean {
+  return REFUSED_FUNCTIONS.has(name) || REFUSED_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+/** The message of a DuckDB error as the service words it: stage prefix, first sentence, no hints. */
+export function serviceSqlError(error: unknown): string {
+  if (error instanceof SqlError) return error.message;
+  const text = error instanceof Error ? error.message : String(error);
+  const firstLine = text.split('\n')[0]!.trim();
+  const match = /^([A-Za-z ]+?) Error: (.*)$/.exec(firstLine);
+  const kind = match?.[1]?.toLowerCase() ?? '';
+  // "Did you mean ..." and candidate lists name things outside the model (system views, raw tables).
+  const detail = (match?.[2] ?? firstLine).replace(/\s*Did you mean.*$/i, '').trim() || 'the query could not be run';
+  if (kind === 'parser') return `Error during parsing: ${detail}`;
+  if (kind === 'binder' || kind === 'catalog') return `Error during planning: ${detail}`;
+  return `Error during execution: ${detail}`;
+}
 
 type Json = unknown;
 type JsonObject = Record<string, Json>;
@@ -48,37 +110,71 @@ interface References {
   views: Set<ViewModel>;
 }
 
+/** The CTE names of a node's `cte_map`, in definition order, with their bodies. */
+function cteEntries(object: JsonObject): { name: string; body: Json }[] {
+  const cteMap = object['cte_map'];
+  if (!isObject(cteMap) || !Array.isArray(cteMap['map'])) return [];
+  return cteMap['map'].flatMap((entry) => (isObject(entry) && typeof entry['key'] === 'string' ? [{ name: entry['key'].toLowerCase(), body: entry['value'] }] : []));
+}
+
+/**
+ * Checks every table reference and function of the tree and collects the views it reads. A table
+ * name is a CTE only where that CTE is in scope: inside the query node that defines it, in the
+ * bodies of the CTEs defined after it (and its own, for recursive CTEs). Anywhere else the same
+ * name is a table, and must be a view of the model.
+ */
 function collectReferences(tree: Json): References {
   const references: References = { ctes: new Set(), aliases: new Map(), views: new Set() };
-  walk(tree, (object) => {
-    const cteMap = object['cte_map'];
-    if (isObject(cteMap) && Array.isArray(cteMap['map'])) {
-      for (const entry of cteMap['map']) {
-        if (isObject(entry) && typeof entry['key'] === 'string') references.ctes.add(entry['key'].toLowerCase());
-      }
+
+  function visitTable(object: JsonObject, scope: ReadonlySet<string>): void {
+    const name = object['table_name'];
+    if (typeof name !== 'string') return;
+    const qualified = (typeof object['schema_name'] === 'string' && object['schema_name'] !== '') ||
+      (typeof object['catalog_name'] === 'string' && object['catalog_name'] !== '');
+    if (!qualified && scope.has(name.toLowerCase())) return;
+    const view = qualified ? undefined : findView(name.toLowerCase());
+    if (!view) {
+      const written = [object['catalog_name'], object['schema_name'], name].filter((part) => typeof part === 'string' && part !== '').join('.');
+      throw new SqlError(`Table or view "${written}" is not available: query the views ${VIEWS.map((candidate) => candidate.name).join(', ')}`);
     }
-  });
-  walk(tree, (object) => {
-    if (object['type'] === 'BASE_TABLE' && typeof object['table_name'] === 'string') {
-      const name = object['table_name'];
-      const qualified = (typeof object['schema_name'] === 'string' && object['schema_name'] !== '') ||
-        (typeof object['catalog_name'] === 'string' && object['catalog_name'] !== '');
-      const view = qualified ? undefined : findView(name.toLowerCase());
-      if (!qualified && references.ctes.has(name.toLowerCase())) return;
-      if (!view) {
-        const written = [object['catalog_name'], object['schema_name'], name].filter((part) => typeof part === 'string' && part !== '').join('.');
-        throw new SqlError(
-          `Table or view "${written}" is not available: query the views ${VIEWS.map((candidate) => candidate.name).join(', ')}`,
-        );
-      }
-      references.views.add(view);
-      if (typeof object['alias'] === 'string' && object['alias'] !== '') references.aliases.set(object['alias'].toLowerCase(), view);
-    } else if (object['type'] === 'TABLE_FUNCTION') {
-      const fn = object['function'];
+    references.views.add(view);
+    if (typeof object['alias'] === 'string' && object['alias'] !== '') references.aliases.set(object['alias'].toLowerCase(), view);
+  }
+
+  function visit(node: Json, scope: ReadonlySet<string>): void {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, scope);
+      return;
+    }
+    if (!isObject(node)) return;
+    const type = node['type'];
+    if (typeof type === 'string' && REFUSED_TABLE_REFS.has(type)) throw new SqlError('Only SELECT queries over the views are allowed');
+    if (type === 'BASE_TABLE') visitTable(node, scope);
+    else if (type === 'TABLE_FUNCTION') {
+      const fn = node['function'];
       const name = isObject(fn) && typeof fn['function_name'] === 'string' ? fn['function_name'].toLowerCase() : '?';
       if (!ALLOWED_TABLE_FUNCTIONS.has(name)) throw new SqlError(`Table function ${name}() is not available`);
+    } else if (node['class'] === 'FUNCTION' || node['class'] === 'AGGREGATE' || node['class'] === 'WINDOW') {
+      const name = typeof node['function_name'] === 'string' ? node['function_name'].toLowerCase() : '';
+      if (isRefusedFunction(name)) throw new SqlError(`Function ${name}() is not available`);
     }
-  });
+    const entries = cteEntries(node);
+    let inner = scope;
+    if (entries.length > 0) {
+      const growing = new Set(scope);
+      for (const entry of entries) {
+        growing.add(entry.name);
+        references.ctes.add(entry.name);
+        visit(entry.body, new Set(growing));
+      }
+      inner = growing;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key !== 'cte_map') visit(value, inner);
+    }
+  }
+
+  visit(tree, new Set());
   return references;
 }
 
@@ -132,7 +228,7 @@ export async function compileCubeSql(engine: DataEngine, sql: string): Promise<s
   if (parsed['error'] === true) {
     const message = typeof parsed['error_message'] === 'string' ? parsed['error_message'] : 'Could not parse the query';
     // DuckDB's serializer refuses anything that is not a SELECT with this text; say it plainly.
-    throw new SqlError(/only SELECT/i.test(message) ? 'Only SELECT queries are allowed' : message);
+    throw new SqlError(/only SELECT/i.test(message) ? 'Only SELECT queries are allowed' : serviceSqlError(new Error(/ Error: /.test(message) ? message : `Parser Error: ${message}`)));
   }
   const statements = parsed['statements'];
   if (!Array.isArray(statements) || statements.length !== 1) throw new SqlError('Send exactly one SELECT statement');
@@ -181,6 +277,10 @@ export interface StreamCubeSqlOptions {
   rowsPerLine?: number;
   /** Sent in the schema line. */
   lastRefreshTime?: string;
+  /** Longest run, in milliseconds, before the query is interrupted with a timeout error line. Default {@link DEFAULT_QUERY_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Interrupts the query when it aborts (the client went away); no further line is produced. */
+  signal?: AbortSignal;
 }
 
 /** A line of the `/v1/cubesql` answer, before JSON encoding. */
@@ -188,10 +288,6 @@ export type CubeSqlOutputLine =
   | { schema: CubeSqlColumn[]; lastRefreshTime?: string }
   | { data: (string | null)[][] }
   | { error: string };
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Runs a `/v1/cubesql` query on a connection scoped to the caller and yields its lines: the schema
@@ -207,9 +303,22 @@ export async function* streamCubeSql(
   options: StreamCubeSqlOptions = {},
 ): AsyncGenerator<CubeSqlOutputLine, void, undefined> {
   const rowsPerLine = Math.max(1, options.rowsPerLine ?? 1000);
-  let scoped;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const { signal } = options;
+  let scoped: ScopedConnection | undefined;
+  let timedOut = false;
+  const interrupt = () => scoped?.interrupt();
+  const timer = setTimeout(() => {
+    timedOut = true;
+    interrupt();
+  }, timeoutMs);
+  signal?.addEventListener('abort', interrupt, { once: true });
+  const checkTime = () => {
+    if (timedOut) throw new SqlError(`Query timeout: the query ran longer than ${timeoutMs / 1000} s`);
+  };
   try {
     const compiled = await compileCubeSql(engine, sql);
+    if (signal?.aborted) return;
     scoped = await engine.connect(scope);
     const { connection } = scoped;
     const prepared = await connection.prepare(compiled);
@@ -228,9 +337,11 @@ export async function* streamCubeSql(
     // Materialised, not `connection.stream()`: @duckdb/node-api ends a streaming result with an
     // empty chunk instead of an error when a row fails, which would truncate the answer silently.
     // The lines are still produced one at a time as the client reads.
+    checkTime();
     const result = await connection.run(`SELECT ${texts.join(', ')} FROM (${compiled}) AS t(${aliases})`);
     let pending: (string | null)[][] = [];
     for (;;) {
+      checkTime();
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
       for (const row of chunk.getRows()) {
@@ -243,8 +354,11 @@ export async function* streamCubeSql(
     }
     if (pending.length > 0) yield { data: pending };
   } catch (error) {
-    yield { error: errorMessage(error) };
+    if (signal?.aborted) return;
+    yield { error: timedOut ? `Query timeout: the query ran longer than ${timeoutMs / 1000} s` : serviceSqlError(error) };
   } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', interrupt);
     scoped?.close();
   }
 }

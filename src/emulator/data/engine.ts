@@ -24,6 +24,8 @@ export interface QueryScope {
 /** A connection whose views are scoped to one caller; close it when done. */
 export interface ScopedConnection {
   readonly connection: DuckDBConnection;
+  /** Stops the statement running on it, which then rejects with DuckDB's interrupt error. */
+  interrupt(): void;
   close(): void;
 }
 
@@ -35,11 +37,16 @@ export interface DataEngine {
   lastRefreshTime(): string;
   /** Opens a connection whose views carry `scope`. Waits for {@link ready}. */
   connect(scope?: QueryScope): Promise<ScopedConnection>;
+  /** Scoped connections open now: one per query running or being streamed. */
+  openConnections(): number;
   /** Parses SQL into DuckDB's JSON syntax tree without running it (`json_serialize_sql`). */
   parseSql(sql: string): Promise<unknown>;
   /** Turns a JSON syntax tree back into SQL text (`json_deserialize_sql`). */
   printSql(tree: unknown): Promise<string>;
-  /** Closes the database. Further calls reject. */
+  /**
+   * Closes the database: interrupts every running query first (a runaway query would otherwise
+   * keep a core busy and the process alive), waits up to 2 s for them to stop. Further calls reject.
+   */
   close(): Promise<void>;
 }
 
@@ -74,6 +81,9 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
   let utility: DuckDBConnection | undefined;
   let builtAt = new Date(now()).toISOString();
   let closed = false;
+  /** Open scoped connections, interrupted on close. */
+  const open = new Set<ScopedConnection>();
+  let allClosed: (() => void) | undefined;
 
   const ready = (async () => {
     // The instance must not fetch extensions from the network: everything needed is bundled.
@@ -108,6 +118,7 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
   return {
     ready,
     lastRefreshTime: () => builtAt,
+    openConnections: () => open.size,
     async connect(scope = {}) {
       const connection = await (await live()).connect();
       try {
@@ -122,15 +133,22 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
         connection.closeSync();
         throw error;
       }
-      let open = true;
-      return {
+      let isOpen = true;
+      const scoped: ScopedConnection = {
         connection,
+        interrupt() {
+          if (isOpen) connection.interrupt();
+        },
         close() {
-          if (!open) return;
-          open = false;
+          if (!isOpen) return;
+          isOpen = false;
+          open.delete(scoped);
           connection.closeSync();
+          if (open.size === 0) allClosed?.();
         },
       };
+      open.add(scoped);
+      return scoped;
     },
     async parseSql(sql) {
       const reader = await (await utilityConnection()).runAndReadAll('SELECT json_serialize_sql($1::VARCHAR) AS tree', [sql]);
@@ -148,6 +166,15 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
       if (closed) return;
       closed = true;
       await ready.catch(() => undefined);
+      if (open.size > 0) {
+        const settled = new Promise<void>((resolve) => {
+          allClosed = resolve;
+        });
+        for (const scoped of open) scoped.interrupt();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))]);
+        clearTimeout(timer);
+      }
       utility?.closeSync();
       instance?.closeSync();
       utility = undefined;

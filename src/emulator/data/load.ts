@@ -11,7 +11,13 @@
  * - `limit` defaults to {@link DEFAULT_LIMIT} and is capped at {@link MAX_LIMIT}.
  * - Date ranges are inclusive, in the query's time zone; a date-only end includes its whole day.
  *   Relative ranges: `today`, `yesterday`, `this <unit>`, `last <unit>` and `last N <unit>s` (the N
- *   whole units before the current one), units `day`, `week` (from Monday), `month`, `quarter`, `year`.
+ *   whole units before the current one; N at most {@link MAX_RELATIVE_UNITS}), units `day`, `week`
+ *   (from Monday), `month`, `quarter`, `year`. The emulator resolves them against the last day of
+ *   its data, 2025-12-31 (`DATA_REFERENCE_DAY` of `world.ts`), never against today's date.
+ * - Date operators: `beforeDate`/`afterDate`/`afterOrOnDate` compare with the start of a date-only
+ *   value; `beforeOrOnDate` with its end (the whole day is "on" it).
+ * - `notContains`, `notStartsWith`, `notEndsWith`, `notEquals`, `notInDateRange` keep `NULL`s.
+ * - `and`/`or` groups nest at most {@link MAX_FILTER_DEPTH} deep.
  * - Time values are `YYYY-MM-DDTHH:mm:ss.SSS` in the query's time zone; a time dimension with a
  *   granularity answers under both `view.dim.granularity` and `view.dim`.
  *
@@ -35,6 +41,10 @@ import { measureSql, quoteIdent, resolveMember, sqlString, type DimensionModel, 
 export const DEFAULT_LIMIT = 10_000;
 /** Largest `limit` honoured; larger limits are capped to it. */
 export const MAX_LIMIT = 50_000;
+/** Deepest nesting of `and`/`or` filter groups; deeper is a 400 user error. */
+export const MAX_FILTER_DEPTH = 32;
+/** Largest N of a relative range `last N <unit>s`: more reaches before year 1 for some units. */
+export const MAX_RELATIVE_UNITS = 10_000;
 
 /** Granularities of time dimensions. */
 export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
@@ -65,13 +75,14 @@ function isFilterOperator(value: unknown): value is FilterOperator {
   return FILTER_OPERATORS.some((operator) => operator === value);
 }
 
-function checkFilter(value: unknown, path: string): Filter {
+function checkFilter(value: unknown, path: string, depth = 1): Filter {
   if (!isRecord(value)) throw new UserError(`${path} must be an object`);
   if ('and' in value || 'or' in value) {
+    if (depth > MAX_FILTER_DEPTH) throw new UserError(`filters are nested more than ${MAX_FILTER_DEPTH} and/or groups deep`);
     const key = 'and' in value ? 'and' : 'or';
     const list = value[key];
     if (!Array.isArray(list)) throw new UserError(`${path}.${key} must be an array of filters`);
-    const filters = list.map((item, index) => checkFilter(item, `${path}.${key}[${index}]`));
+    const filters = list.map((item, index) => checkFilter(item, `${path}.${key}[${index}]`, depth + 1));
     return key === 'and' ? { and: filters } : { or: filters };
   }
   // `dimension` is the older name of `member`; the service still accepts it.
@@ -246,15 +257,28 @@ function addUnits(date: LocalDate, unit: Unit, count: number): LocalDate {
 
 const RELATIVE = /^(?:(today|yesterday)|(this|last|next)\s+(day|week|month|quarter|year)|last\s+(\d+)\s+(day|week|month|quarter|year)s?)$/i;
 
+/** What relative date ranges resolve against: a fixed day, or the local date of `now` in `timezone`. */
+export interface DateReference {
+  /** `YYYY-MM-DD`: "today" for relative ranges, whatever the time. Wins over `now`. */
+  referenceDay?: string;
+  now: number;
+  timezone: string;
+}
+
+function parseDay(text: string): LocalDate {
+  const [year, month, day] = text.split('-').map(Number);
+  return { year: year!, month: month!, day: day! };
+}
+
 /**
  * Resolves a date range to inclusive local bounds `[from, to]` as `YYYY-MM-DDTHH:mm:ss.SSS`.
- * `now` and `timezone` anchor relative ranges.
+ * `reference` anchors relative ranges.
  */
-export function resolveDateRange(range: string | readonly string[], now: number, timezone: string): [string, string] {
+export function resolveDateRange(range: string | readonly string[], reference: DateReference): [string, string] {
   if (typeof range === 'string') {
     const match = RELATIVE.exec(range.trim());
     if (!match) throw new UserError(`Can't parse date range "${range}": use [from, to] or today, yesterday, this month, last month, last 6 months...`);
-    const current = today(now, timezone);
+    const current = reference.referenceDay === undefined ? today(reference.now, reference.timezone) : parseDay(reference.referenceDay);
     let from: LocalDate;
     let end: LocalDate;
     if (match[1]) {
@@ -268,8 +292,12 @@ export function resolveDateRange(range: string | readonly string[], now: number,
     } else {
       const unit = match[5]!.toLowerCase() as Unit;
       const count = Number(match[4]);
+      if (!Number.isSafeInteger(count) || count > MAX_RELATIVE_UNITS) {
+        throw new UserError(`Can't parse date range "${range}": at most ${MAX_RELATIVE_UNITS} ${unit}s back`);
+      }
       end = startOfUnit(current, unit);
       from = addUnits(end, unit, -count);
+      if (from.year < 1) throw new UserError(`Can't parse date range "${range}": it starts before year 1`);
     }
     return [`${dateText(from)}T00:00:00.000`, `${dateText(addDays(end, -1))}T23:59:59.999`];
   }
@@ -305,7 +333,7 @@ export interface CompiledLoad {
 interface Compiler {
   view: ViewModel | undefined;
   params: (string | number)[];
-  now: number;
+  reference: DateReference;
   timezone: string;
 }
 
@@ -385,9 +413,14 @@ function filterSql(compiler: Compiler, filter: Filter): { sql: string; measure: 
       sql = `(${values().map((value) => `${column} ILIKE ${param(compiler, likePattern(value, filter.operator))} ESCAPE '\\'`).join(' OR ')})`;
       break;
     case 'notContains':
+    case 'notStartsWith':
+    case 'notEndsWith': {
       if (!textual) throw new UserError(`${filter.member}: operator ${filter.operator} needs a string dimension`);
-      sql = `((${values().map((value) => `${column} NOT ILIKE ${param(compiler, likePattern(value, 'contains'))} ESCAPE '\\'`).join(' AND ')}) OR ${column} IS NULL)`;
+      const positive = ({ notContains: 'contains', notStartsWith: 'startsWith', notEndsWith: 'endsWith' } as const)[filter.operator];
+      // NULL neither contains nor starts with anything: the negated operators keep it, as the service does.
+      sql = `((${values().map((value) => `${column} NOT ILIKE ${param(compiler, likePattern(value, positive))} ESCAPE '\\'`).join(' AND ')}) OR ${column} IS NULL)`;
       break;
+    }
     case 'gt':
     case 'gte':
     case 'lt':
@@ -406,17 +439,21 @@ function filterSql(compiler: Compiler, filter: Filter): { sql: string; measure: 
     case 'inDateRange':
     case 'notInDateRange': {
       if (dimension?.type !== 'time') throw new UserError(`${filter.member}: operator ${filter.operator} needs a time dimension`);
-      const [from, to] = resolveDateRange(values(2), compiler.now, compiler.timezone);
+      const [from, to] = resolveDateRange(values(2), compiler.reference);
       const inside = `${column} BETWEEN CAST(${param(compiler, from)} AS TIMESTAMP) AND CAST(${param(compiler, to)} AS TIMESTAMP)`;
       sql = filter.operator === 'inDateRange' ? inside : `(NOT (${inside}) OR ${column} IS NULL)`;
       break;
     }
     case 'beforeDate':
-    case 'afterDate': {
+    case 'afterDate':
+    case 'beforeOrOnDate':
+    case 'afterOrOnDate': {
       if (dimension?.type !== 'time') throw new UserError(`${filter.member}: operator ${filter.operator} needs a time dimension`);
-      // Both compare with the start of a date-only value, as the service's query engine does.
-      const bound = dateBound(values(1)[0]!, 'start');
-      sql = `${column} ${filter.operator === 'beforeDate' ? '<' : '>'} CAST(${param(compiler, bound)} AS TIMESTAMP)`;
+      // A date-only value means its start, as the service's query engine does, except for
+      // beforeOrOnDate, whose "on" keeps the whole day (its end bound).
+      const bound = dateBound(values(1)[0]!, filter.operator === 'beforeOrOnDate' ? 'end' : 'start');
+      const symbol = ({ beforeDate: '<', afterDate: '>', beforeOrOnDate: '<=', afterOrOnDate: '>=' } as const)[filter.operator];
+      sql = `${column} ${symbol} CAST(${param(compiler, bound)} AS TIMESTAMP)`;
       break;
     }
   }
@@ -435,9 +472,14 @@ function annotationOf(resolved: ResolvedMember): MemberAnnotation {
   return { title: `${resolved.view.title} ${resolved.dimension.title}`, shortTitle: resolved.dimension.title, type: resolved.dimension.type };
 }
 
-/** Compiles a checked query to SQL over the view it names. */
-export function compileLoadQuery(query: CheckedQuery, options: { now: number }): CompiledLoad {
-  const compiler: Compiler = { view: undefined, params: [], now: options.now, timezone: query.timezone };
+/**
+ * Compiles a checked query to SQL over the view it names. Relative date ranges resolve against
+ * `referenceDay` when given (the emulator passes the data's last day), else against `now` in the
+ * query's time zone.
+ */
+export function compileLoadQuery(query: CheckedQuery, options: { now: number; referenceDay?: string }): CompiledLoad {
+  const reference: DateReference = { now: options.now, timezone: query.timezone, ...(options.referenceDay === undefined ? {} : { referenceDay: options.referenceDay }) };
+  const compiler: Compiler = { view: undefined, params: [], reference, timezone: query.timezone };
   const selects: string[] = [];
   const columns: string[][] = [];
   const annotation: LoadAnnotation = { measures: {}, dimensions: {}, segments: {}, timeDimensions: {} };
@@ -462,7 +504,7 @@ export function compileLoadQuery(query: CheckedQuery, options: { now: number }):
     if (resolved.kind !== 'dimension') continue;
     const column = quoteIdent(resolved.dimension.name);
     if (timeDimension.dateRange !== undefined) {
-      const [from, to] = resolveDateRange(timeDimension.dateRange, compiler.now, compiler.timezone);
+      const [from, to] = resolveDateRange(timeDimension.dateRange, compiler.reference);
       where.push(`${column} BETWEEN CAST(${param(compiler, from)} AS TIMESTAMP) AND CAST(${param(compiler, to)} AS TIMESTAMP)`);
     }
     const granularity = timeDimension.granularity as Granularity | undefined;

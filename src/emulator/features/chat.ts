@@ -58,9 +58,9 @@ import {
 import { isRecord } from '../../core/protocol/shared';
 import { keyAllowsDeployment, readChatCredential, verifyDeploymentToken } from '../auth';
 import type { ChatPace, EmulatorContext, EmulatorEnv, EmulatorFeature } from '../context';
-import { httpError, jsonError } from '../http';
-import type { ChatThread, UserRef } from '../state';
-import { findDeployment, type WorldAgent, type WorldDeployment } from '../world';
+import { httpError, jsonError, parseRequestJson, readBodyText } from '../http';
+import { setBounded, type ChatThread, type UserRef } from '../state';
+import { MAX_BODY_BYTES, findDeployment, parseDeploymentId, type WorldAgent, type WorldDeployment } from '../world';
 import { runAgent } from '../chat/agent';
 import { CHAT_FAULT_HEADER, INJECTED_STREAM_ERROR, injectedStatusBody, parseChatFaults, type ChatFaults } from '../chat/faults';
 import { cutoffLine, emptyUsage, stateLine, suspendedLine, usageLine } from '../chat/lines';
@@ -136,8 +136,8 @@ export const chatFeature: EmulatorFeature = {
         if (!agent || !deployment) throw httpError(404, `Agent "${agentId}" not found`);
         return { form: 'agent', agent, deployment };
       }
-      const deploymentId = Number(c.req.param('deploymentId'));
-      const deployment = Number.isInteger(deploymentId) ? findDeployment(world, deploymentId) : undefined;
+      const deploymentId = parseDeploymentId(c.req.param('deploymentId'));
+      const deployment = deploymentId === undefined ? undefined : findDeployment(world, deploymentId);
       if (!deployment) throw httpError(404, `Deployment "${c.req.param('deploymentId') ?? ''}" not found`);
       // The deployment form talks to the deployment's agent (the first one, as the service's default).
       return { form: 'deployment', agent: world.agents.find((candidate) => candidate.deploymentId === deployment.id), deployment };
@@ -176,14 +176,16 @@ export const chatFeature: EmulatorFeature = {
       }
     }
 
-    /** Reads the JSON body; `undefined` when empty, `{ invalid }` when it is not JSON. */
-    async function bodyOf(c: Context<EmulatorEnv>): Promise<{ value: unknown } | { invalid: true }> {
-      const text = await c.req.text();
-      if (text.trim() === '') return { value: undefined };
+    /**
+     * Reads the JSON body (413 past {@link MAX_BODY_BYTES}); `undefined` when empty, `{ invalid }`
+     * when it is not JSON or nested too deep.
+     */
+    async function bodyOf(c: Context<EmulatorEnv>): Promise<{ value: unknown } | { invalid: string }> {
+      const text = await readBodyText(c, MAX_BODY_BYTES);
       try {
-        return { value: JSON.parse(text) as unknown };
-      } catch {
-        return { invalid: true };
+        return { value: parseRequestJson(text, (reason) => httpError(400, reason)) };
+      } catch (error) {
+        return { invalid: (error as Error).message };
       }
     }
 
@@ -193,7 +195,7 @@ export const chatFeature: EmulatorFeature = {
       const messageId = isRecord(body) && typeof body.messageId === 'string' ? body.messageId : undefined;
       if (endpoint === 'stream' && messageId !== undefined) {
         attempt = (shared.attempts.get(messageId) ?? 0) + 1;
-        shared.attempts.set(messageId, attempt);
+        setBounded(shared.attempts, messageId, attempt);
       }
       const header = c.req.header(CHAT_FAULT_HEADER);
       const option = options.chatFault;
@@ -308,18 +310,19 @@ export const chatFeature: EmulatorFeature = {
     app.post('/:accountName/deployments/:deploymentId/chat/stream-chat-state', (c) => stream(c));
 
     /**
-     * What both endpoints do first, in the service's order: faults that answer early, then the
-     * target (404), the caller (auth), the agent, and a body that is JSON (400).
+     * What both endpoints do first: the target (404) and the caller (auth), before a byte of the
+     * body is read; then the body (413 when too large), the faults that answer early, the agent,
+     * and a body that is JSON (400).
      */
     async function begin(c: Context<EmulatorEnv>, endpoint: 'stream' | 'abort') {
+      const target = targetOf(c);
+      const caller = await callerOf(c, target);
       const body = await bodyOf(c);
       const faults = faultsOf(c, endpoint, 'value' in body ? body.value : undefined);
       await applyEarlyFaults(faults);
-      const target = targetOf(c);
-      const caller = await callerOf(c, target);
       const agent = target.agent;
       if (!agent) throw httpError(404, `Deployment ${target.deployment.id} has no agent`);
-      if (!('value' in body)) throw httpError(400, 'Request body is not valid JSON');
+      if (!('value' in body)) throw httpError(400, body.invalid);
       return { body, faults, target, caller, agent };
     }
 

@@ -40,7 +40,7 @@ import { PAGE_SCRIPT } from '../embed/page-script.generated';
 import { format, stringsFor, type EmbedStrings } from '../embed/strings';
 import { PAGE_CSS } from '../embed/styles';
 import type { DashboardRecord } from '../state';
-import { agentUrl, dataUrl, findDeployment } from '../world';
+import { agentUrl, dataUrl, findDeployment, parseDeploymentId } from '../world';
 import { exchangeEmbedSession, type EmbedSessionExchange, type EmbedSessionFailureReason } from './sessions';
 
 /** Path prefix of the embed pages. */
@@ -243,8 +243,8 @@ export const embedPagesFeature: EmulatorFeature = {
 
       // Then what the session may see.
       if (target.deploymentId !== undefined) {
-        const id = Number(target.deploymentId);
-        if (!/^\d+$/.test(target.deploymentId) || !findDeployment(context.world, id)) {
+        const id = parseDeploymentId(target.deploymentId);
+        if (id === undefined || !findDeployment(context.world, id)) {
           return fail({ status: 404, key: 'deploymentNotFound', values: { deploymentId: target.deploymentId }, name: 'NotFoundError', context: 'embed-load' }, defaultLocale);
         }
         if (id !== session.deploymentId) {

@@ -127,7 +127,7 @@ import {
   type ReportRecord,
   type WorkbookRecord,
 } from '../state';
-import { findDeployment, type WorldApiKey, type WorldDeployment } from '../world';
+import { MAX_MANAGEMENT_BODY_BYTES, findDeployment, parseDeploymentId, type WorldApiKey, type WorldDeployment } from '../world';
 
 // ---------------------------------------------------------------------------------------------
 // Pagination (the one home of the emulator's cursor lists)
@@ -265,7 +265,7 @@ function parseId(raw: string | undefined): number | undefined {
 }
 
 function deploymentParam(c: Context<EmulatorEnv>): number | undefined {
-  return parseId(c.req.param('deploymentId'));
+  return parseDeploymentId(c.req.param('deploymentId'));
 }
 
 function apiKeyOf(c: Context<EmulatorEnv>): WorldApiKey {
@@ -537,7 +537,7 @@ async function upsertWorkbook(context: EmulatorContext, c: Context<EmulatorEnv>)
   const slugResult = validateSlug(c.req.param('slug'));
   if (!slugResult.ok) throw jsonError(400, { error: slugResult.problems.join('; '), problems: slugResult.problems });
   const slug = slugResult.value;
-  const validation = validateCreateWorkbookInput(await readJson(c));
+  const validation = validateCreateWorkbookInput(await readJson(c, MAX_MANAGEMENT_BODY_BYTES));
   if (!validation.ok) throw jsonError(400, { error: validation.problems.join('; '), problems: validation.problems });
   const input = validation.value;
   const actor = actorOf(context, c);
@@ -603,7 +603,7 @@ async function upsertWorkbook(context: EmulatorContext, c: Context<EmulatorEnv>)
 }
 
 async function controlUpsertConflicts(context: EmulatorContext, c: Context<EmulatorEnv>): Promise<Response> {
-  const body = await readJson(c);
+  const body = await readJson(c, MAX_MANAGEMENT_BODY_BYTES);
   const problems: string[] = [];
   const deploymentId = isRecord(body) ? body['deploymentId'] : undefined;
   const slug = isRecord(body) ? body['slug'] : undefined;
@@ -665,7 +665,7 @@ function requireWorkbook(context: EmulatorContext, c: Context<EmulatorEnv>, depl
 async function putEmbedAccess(context: EmulatorContext, c: Context<EmulatorEnv>): Promise<Response> {
   const deployment = requireDeployment(context, c);
   const workbook = requireWorkbook(context, c, deployment);
-  const body = await readJson(c);
+  const body = await readJson(c, MAX_MANAGEMENT_BODY_BYTES);
   const problems: string[] = [];
   const action = isRecord(body) ? body['action'] : undefined;
   const tenantName = isRecord(body) ? body['embedTenantName'] : undefined;
@@ -877,7 +877,7 @@ export const managementFeature: EmulatorFeature = {
       const dashboard = context.state.dashboards.get(publicId);
       if (!dashboard) throw httpError(404, `Dashboard "${publicId}" not found`);
       assertDeploymentAllowed(c, dashboard.deploymentId);
-      const body = await readJson(c);
+      const body = await readJson(c, MAX_MANAGEMENT_BODY_BYTES);
       const allowEmbed = isRecord(body) ? body['allowEmbed'] : undefined;
       if (typeof allowEmbed !== 'boolean') throw httpError(400, 'allowEmbed: is required, true to enable signed embedding of the dashboard or false to disable it');
       dashboard.allowEmbed = allowEmbed;
@@ -947,7 +947,7 @@ export const managementFeature: EmulatorFeature = {
 
     app.post(`${tenants}/:embedTenantName/groups`, embedAdmin, async (c) => {
       const tenant = requireTenant(context, c);
-      const input = readGroupBody(await readJson(c), { create: true });
+      const input = readGroupBody(await readJson(c, MAX_MANAGEMENT_BODY_BYTES), { create: true });
       const name = input.name!;
       if (tenant.groups.has(name)) throw httpError(409, `Group "${name}" already exists in embed tenant "${tenant.name}"`);
       const group: Group = { id: context.state.nextId('group'), name, description: input.description ?? undefined };
@@ -963,7 +963,7 @@ export const managementFeature: EmulatorFeature = {
     app.patch(`${tenants}/:embedTenantName/groups/:groupId`, embedAdmin, async (c) => {
       const tenant = requireTenant(context, c);
       const group = requireGroup(context, c, tenant);
-      const input = readGroupBody(await readJson(c), { create: false });
+      const input = readGroupBody(await readJson(c, MAX_MANAGEMENT_BODY_BYTES), { create: false });
       if (input.name !== undefined && input.name !== group.name) {
         if (tenant.groups.has(input.name)) throw httpError(409, `Group "${input.name}" already exists in embed tenant "${tenant.name}"`);
         for (const user of tenantUsers(context, tenant)) {
@@ -1004,7 +1004,7 @@ export const managementFeature: EmulatorFeature = {
     app.post(`${tenants}/:embedTenantName/groups/:groupId/users`, embedAdmin, async (c) => {
       const tenant = requireTenant(context, c);
       const group = requireGroup(context, c, tenant);
-      const body = await readJson(c);
+      const body = await readJson(c, MAX_MANAGEMENT_BODY_BYTES);
       if (!isRecord(body)) throw httpError(400, 'body: must be an object { externalId } or { embedUserId }');
       const user = memberOf(context, tenant, body);
       if (!user.groups.has(group.name)) {
@@ -1017,7 +1017,7 @@ export const managementFeature: EmulatorFeature = {
     app.delete(`${tenants}/:embedTenantName/groups/:groupId/users`, embedAdmin, async (c) => {
       const tenant = requireTenant(context, c);
       const group = requireGroup(context, c, tenant);
-      const body = await readJson(c);
+      const body = await readJson(c, MAX_MANAGEMENT_BODY_BYTES);
       const source = isRecord(body) ? body : body === undefined ? c.req.query() : undefined;
       if (!source) throw httpError(400, 'body: must be an object { externalId } or { embedUserId }');
       const user = memberOf(context, tenant, source);

@@ -505,12 +505,13 @@ describe('data protocol lines and bodies', () => {
     expect(isUserErrorBody({ error: 'x' })).toBe(false);
   });
 
-  it('behaviour 3 the sixteen filter operators', () => {
-    expect(FILTER_OPERATORS).toHaveLength(16);
+  it('behaviour 3 the twenty filter operators', () => {
+    expect(FILTER_OPERATORS).toHaveLength(20);
     expect(new Set(FILTER_OPERATORS)).toEqual(
       new Set([
         'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'gt', 'gte', 'lt', 'lte',
         'set', 'notSet', 'inDateRange', 'notInDateRange', 'beforeDate', 'afterDate',
+        'notStartsWith', 'notEndsWith', 'beforeOrOnDate', 'afterOrOnDate',
       ]),
     );
   });

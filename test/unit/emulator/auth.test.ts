@@ -131,10 +131,10 @@ describe('5 API key authentication (the middleware every feature uses)', () => {
     expect(await (await request('/probe/chat-credential')).json()).toEqual({ kind: 'missing' });
   });
 
-  it('an unexpected failure is a 500 {"error"}; an unknown path a 404 {"error"}', async () => {
+  it('an unexpected failure is a 500 {"error"} that hides its own text; an unknown path a 404 {"error"}', async () => {
     const boom = await request('/probe/boom');
     expect(boom.status).toBe(500);
-    expect(await boom.json()).toEqual({ error: 'something broke' });
+    expect(await boom.json()).toEqual({ error: 'Internal server error' });
     const missing = await request('/nowhere');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: expect.stringContaining('/nowhere') });

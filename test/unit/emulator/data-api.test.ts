@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTINUE_WAIT, FILTER_OPERATORS, type Filter, type FilterOperator } from '../../../src/core/protocol/data';
 import {
+  DATA_REFERENCE_DAY,
+  LAST_ORDER_DAY,
   ORDER_COUNT,
   SLOW_QUERY_HEADER,
   WORLD,
@@ -16,7 +18,7 @@ let emulator: RunningEmulator;
 let token: string;
 
 beforeAll(async () => {
-  // 2025-07-15 12:00 UTC: relative date ranges ("last month") resolve against this clock.
+  // 2025-07-15 12:00 UTC; relative date ranges ignore it: they resolve against the data end, 2025-12-31.
   emulator = await startEmulator({ clock: createManualClock(Date.UTC(2025, 6, 15, 12)) });
   token = await dataToken();
 });
@@ -194,6 +196,11 @@ describe('behaviour 3 /v1/load', () => {
     ['notInDateRange', { member: 'orders.created_at', operator: 'notInDateRange', values: ['2025-03-01', '2025-03-31'] }, "NOT (created_at >= '2025-03-01' AND created_at < '2025-04-01')"],
     ['beforeDate', { member: 'orders.created_at', operator: 'beforeDate', values: ['2024-06-01'] }, "created_at < '2024-06-01'"],
     ['afterDate', { member: 'orders.created_at', operator: 'afterDate', values: ['2025-06-30'] }, "created_at > '2025-06-30'"],
+    ['notStartsWith', { member: 'orders.customer_name', operator: 'notStartsWith', values: ['Ada', 'Ben'] }, "NOT (customer_name ILIKE 'Ada%' OR customer_name ILIKE 'Ben%')"],
+    ['notEndsWith', { member: 'orders.product_name', operator: 'notEndsWith', values: ['7'] }, "product_name NOT LIKE '%7'"],
+    ['afterOrOnDate', { member: 'orders.created_at', operator: 'afterOrOnDate', values: ['2025-06-30'] }, "created_at >= '2025-06-30'"],
+    // "On" the date keeps its whole day.
+    ['beforeOrOnDate', { member: 'orders.created_at', operator: 'beforeOrOnDate', values: ['2024-06-01'] }, "created_at < '2024-06-02'"],
   ];
 
   it('3 load: the tests cover every documented filter operator', () => {
@@ -268,16 +275,22 @@ describe('behaviour 3 /v1/load', () => {
     expect(hours.data.length).toBeLessThanOrEqual(24);
   });
 
-  it('3 load dateRange: explicit bounds are inclusive days; relative ranges follow the clock', async () => {
+  it('3 load dateRange: explicit bounds are inclusive days; relative ranges resolve against the data end 2025-12-31', async () => {
     const range = async (dateRange: unknown) =>
       Number((await loadData(emulator, token, { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange }] })).data[0]?.['orders.count']);
     expect(await range(['2025-06-01', '2025-06-30'])).toBe(await sqlCount("created_at >= '2025-06-01' AND created_at < '2025-07-01'"));
-    // The clock says 2025-07-15.
-    expect(await range('last month')).toBe(await range(['2025-06-01', '2025-06-30']));
-    expect(await range('last 3 months')).toBe(await range(['2025-04-01', '2025-06-30']));
+    // The clock says 2025-07-15; the data ends 2025-12-31 (DATA_REFERENCE_DAY), which is "today".
+    expect(DATA_REFERENCE_DAY).toBe(LAST_ORDER_DAY);
+    expect(await range('last month')).toBe(await range(['2025-11-01', '2025-11-30']));
+    expect(await range('last 3 months')).toBe(await range(['2025-09-01', '2025-11-30']));
+    expect(await range('last 6 months')).toBe(await range(['2025-06-01', '2025-11-30']));
+    expect(await range('last quarter')).toBe(await range(['2025-07-01', '2025-09-30']));
+    expect(await range('this quarter')).toBe(await range(['2025-10-01', '2025-12-31']));
     expect(await range('this year')).toBe(await range(['2025-01-01', '2025-12-31']));
-    expect(await range('today')).toBe(await range(['2025-07-15', '2025-07-15']));
-    expect(await range('yesterday')).toBe(await range(['2025-07-14', '2025-07-14']));
+    expect(await range('last year')).toBe(await range(['2024-01-01', '2024-12-31']));
+    expect(await range('today')).toBe(await range(['2025-12-31', '2025-12-31']));
+    expect(await range('yesterday')).toBe(await range(['2025-12-30', '2025-12-30']));
+    for (const relative of ['last 6 months', 'this year', 'last quarter', 'today']) expect(await range(relative), relative).toBeGreaterThan(0);
   });
 
   it('3 load timezone: days and date ranges are local to the query time zone', async () => {
@@ -301,13 +314,13 @@ describe('behaviour 3 /v1/load', () => {
     expect(many.data).toHaveLength(10_000);
   });
 
-  it('3 load multi: queryType "multi" answers {queryType, results} in query order', async () => {
+  it('3 load multi: an array with queryType "multi" answers {queryType: "blendingQuery", results} in query order', async () => {
     const first = { measures: ['orders.count'] };
     const second = { measures: ['products.count'], dimensions: ['products.category'] };
     const result = await postData(emulator, '/v1/load', { queryType: 'multi', query: [first, second] }, { token });
     expect(result.status).toBe(200);
     const body = result.json() as { queryType: string; results: { data: Record<string, string>[] }[] };
-    expect(body.queryType).toBe('multi');
+    expect(body.queryType).toBe('blendingQuery');
     expect(body.results).toHaveLength(2);
     expect(body.results[0]!.data).toEqual((await loadData(emulator, token, first)).data);
     expect(body.results[1]!.data).toEqual((await loadData(emulator, token, second)).data);
