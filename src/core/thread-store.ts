@@ -156,10 +156,13 @@ const NO_PATH: readonly string[] = [];
 interface Entry {
   readonly seq: number;
   message: ChatMessage;
+  /** Waiting in `unplaced`; a copy of it still in `order` is a stale place, skipped. */
+  unplaced: boolean;
 }
 
-function isBefore(a: Entry, sort: number, seq: number): boolean {
-  return a.message.sort < sort || (a.message.sort === sort && a.seq < seq);
+/** Order of entries: by `sort`, then by arrival. */
+function compareEntries(a: Entry, b: Entry): number {
+  return a.message.sort - b.message.sort || a.seq - b.seq;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
@@ -243,8 +246,19 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   const listeners = new Set<() => void>();
 
   const byId = new Map<string, Entry>();
-  /** Entries ordered by (`sort`, `seq`). */
-  const order: Entry[] = [];
+  /**
+   * Entries ordered by (`sort`, `seq`), as of the last read. A message that arrives after all of
+   * them (the usual case: streams append in `sort` order) is pushed here at once; one that arrives
+   * out of order, or moves, waits in `unplaced` until the next read merges it in: a sort of the
+   * few waiting plus one pass, which the read pays anyway to build `messages`. So a line costs in
+   * proportion to itself whatever order `sort` arrives in (amortized over the reads).
+   */
+  let order: Entry[] = [];
+  let unplaced: Entry[] = [];
+  /** Entries of `order` that moved since they were placed there. */
+  let stale = 0;
+  /** Highest `sort` of the thread, for messages without one; `undefined` after the holder moved down. */
+  let highest: number | undefined = 0;
   let nextSeq = 0;
 
   let chatId: string | undefined;
@@ -292,14 +306,59 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   }
 
   /**
-   * Index of the first entry that does not sort before (`sort`, `seq`), searched from the end:
-   * streams append in `sort` order, so the end is the usual answer, and the search never costs
-   * more than the `splice` at the index it returns.
+   * Merges the waiting entries into `order`, dropping the stale places of those that moved. With
+   * no stale place, each waiting entry finds its place by binary search and the runs between are
+   * copied unread, so the pass touches only the array, not the entries.
    */
-  function lowerBound(sort: number, seq: number): number {
-    let index = order.length;
-    while (index > 0 && !isBefore(order[index - 1]!, sort, seq)) index--;
-    return index;
+  function place(): void {
+    if (unplaced.length === 0) return;
+    unplaced.sort(compareEntries);
+    const merged: Entry[] = [];
+    let from = 0;
+    for (const waiting of unplaced) {
+      let to = order.length;
+      if (stale === 0) {
+        for (let low = from; low < to; ) {
+          const middle = (low + to) >>> 1;
+          if (compareEntries(order[middle]!, waiting) < 0) low = middle + 1;
+          else to = middle;
+        }
+        while (from < to) merged.push(order[from++]!);
+      } else {
+        // A stale place is skipped before any comparison: its entry's `sort` is no longer the one it was placed by.
+        for (let entry; from < to && ((entry = order[from]!).unplaced || compareEntries(entry, waiting) < 0); from++) {
+          if (!entry.unplaced) merged.push(entry);
+        }
+      }
+      merged.push(waiting);
+    }
+    for (; from < order.length; from++) if (stale === 0 || !order[from]!.unplaced) merged.push(order[from]!);
+    for (const entry of unplaced) entry.unplaced = false;
+    order = merged;
+    unplaced = [];
+    stale = 0;
+  }
+
+  /** Puts `entry` where it belongs: at the end now when it sorts last, else at the next read. */
+  function enqueue(entry: Entry): void {
+    const last = order.at(-1);
+    if (unplaced.length === 0 && (last === undefined || compareEntries(last, entry) < 0)) order.push(entry);
+    else {
+      entry.unplaced = true;
+      unplaced.push(entry);
+    }
+  }
+
+  function highestSort(): number {
+    if (highest === undefined) {
+      highest = 0;
+      let first = true;
+      for (const entry of byId.values()) {
+        if (first || entry.message.sort > highest) highest = entry.message.sort;
+        first = false;
+      }
+    }
+    return highest;
   }
 
   function setStatus(next: ThreadStatus, nextError?: Error): void {
@@ -321,19 +380,26 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
     let entry = byId.get(line.id);
     const previous = entry?.message;
     // A message whose first line has no `sort` takes the highest `sort` so far: it goes last.
-    const message = mergeLine(previous, line, previous?.sort ?? order.at(-1)?.message.sort ?? 0);
+    const message = mergeLine(previous, line, previous?.sort ?? highestSort());
     if (message === previous) return;
+    const { sort } = message;
+    if (highest !== undefined && (byId.size === 0 || sort > highest)) highest = sort;
     if (!entry) {
-      entry = { seq: nextSeq++, message };
+      entry = { seq: nextSeq++, message, unplaced: false };
       byId.set(line.id, entry);
-      order.splice(lowerBound(message.sort, entry.seq), 0, entry);
-    } else if (message.sort === entry.message.sort) {
+      enqueue(entry);
+    } else if (sort === entry.message.sort) {
       entry.message = message;
     } else {
-      // The message moves: out of its old place, into its new one.
-      order.splice(lowerBound(entry.message.sort, entry.seq), 1);
+      // The message moves. The last entry moving later stays last; any other waits to be placed.
+      if (entry.message.sort === highest && sort < highest) highest = undefined;
+      const stays = !entry.unplaced && order.at(-1) === entry && sort > entry.message.sort;
       entry.message = message;
-      order.splice(lowerBound(message.sort, entry.seq), 0, entry);
+      if (!stays && !entry.unplaced) {
+        entry.unplaced = true;
+        unplaced.push(entry);
+        stale++;
+      }
     }
     changed(true);
   }
@@ -409,7 +475,10 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
     if (byId.size === 0 && chatId === undefined && usage === undefined && status === 'idle') return;
     batch(() => {
       byId.clear();
-      order.length = 0;
+      order = [];
+      unplaced = [];
+      stale = 0;
+      highest = 0;
       chatId = undefined;
       usage = undefined;
       status = 'idle';
@@ -421,6 +490,7 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   function getSnapshot(): ThreadSnapshot {
     if (!snapshotDirty) return snapshot;
     if (messagesDirty) {
+      place();
       messages = order.map((entry) => entry.message);
       finalAnswer = selectFinalAnswer(messages);
       messagesDirty = false;
