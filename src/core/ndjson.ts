@@ -31,16 +31,6 @@ const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const SKIP: unique symbol = Symbol('skip');
 
 
-/** Bytes of `text` in UTF-8, as decoded (a U+FFFD from an invalid byte counts 3). */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    if (unit > 0x7f) bytes += unit > 0x7ff && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
-}
-
 /**
  * Yields one parsed JSON value per line of `body`, whatever the chunking: lines split across
  * chunks, multi-byte UTF-8 characters split across chunks, CRLF endings, blank lines and a last
@@ -50,7 +40,7 @@ function utf8Length(text: string): number {
  */
 export async function* readNdjson(body: ReadableStream<Uint8Array>, options: ReadNdjsonOptions = {}): AsyncGenerator<unknown> {
   const { signal, onMalformedLine, maxLineBytes = MAX_LINE_BYTES } = options;
-  checkOptions('readNdjson', [[isAmount(maxLineBytes, 1, true), '`maxLineBytes` must be a whole number of bytes, 1 or more']]);
+  checkOptions('readNdjson', [[isAmount(maxLineBytes, 1, true), '`maxLineBytes` must be a whole number, 1 or more']]);
   if (signal?.aborted) {
     // Release the body so a fetch connection is not left open unread.
     await body.cancel(signal.reason).catch(() => {});
@@ -75,7 +65,7 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
     }
   }
 
-  const tooLong = () => new ServiceStreamError(`A stream line is longer than ${maxLineBytes} bytes`, { code: 'line_too_long' });
+  const tooLong = () => new ServiceStreamError(`A line is over ${maxLineBytes} bytes`, { code: 'line_too_long' });
 
   // `pending` holds the start of a line split across chunks; newlines are searched for only in
   // newly decoded text, so a long line arriving in tiny chunks stays linear. Its size is counted
@@ -111,8 +101,8 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
       let start = newline + 1;
       while ((newline = text.indexOf('\n', start)) !== -1) {
         const line = text.slice(start, newline);
-        // A line of n UTF-16 units has at most 3n bytes: only a long one is counted exactly.
-        if (line.length * 3 > maxLineBytes && utf8Length(line) > maxLineBytes) throw tooLong();
+        // A line of n UTF-16 units has at most 3n bytes: only a long one (rare) is encoded to count them.
+        if (line.length * 3 > maxLineBytes && new TextEncoder().encode(line).length > maxLineBytes) throw tooLong();
         value = parse(line);
         if (value !== SKIP) {
           yield value;

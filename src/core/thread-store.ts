@@ -255,10 +255,8 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
    */
   let order: Entry[] = [];
   let unplaced: Entry[] = [];
-  /** Entries of `order` that moved since they were placed there. */
-  let stale = 0;
   /** Highest `sort` of the thread, for messages without one; `undefined` after the holder moved down. */
-  let highest: number | undefined = 0;
+  let highest: number | undefined = -Infinity;
   let nextSeq = 0;
 
   let chatId: string | undefined;
@@ -305,60 +303,28 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
     }
   }
 
-  /**
-   * Merges the waiting entries into `order`, dropping the stale places of those that moved. With
-   * no stale place, each waiting entry finds its place by binary search and the runs between are
-   * copied unread, so the pass touches only the array, not the entries.
-   */
+  /** Merges the waiting entries into `order`, dropping the stale places of those that moved. */
   function place(): void {
     if (unplaced.length === 0) return;
     unplaced.sort(compareEntries);
     const merged: Entry[] = [];
-    let from = 0;
-    for (const waiting of unplaced) {
-      let to = order.length;
-      if (stale === 0) {
-        for (let low = from; low < to; ) {
-          const middle = (low + to) >>> 1;
-          if (compareEntries(order[middle]!, waiting) < 0) low = middle + 1;
-          else to = middle;
-        }
-        while (from < to) merged.push(order[from++]!);
-      } else {
-        // A stale place is skipped before any comparison: its entry's `sort` is no longer the one it was placed by.
-        for (let entry; from < to && ((entry = order[from]!).unplaced || compareEntries(entry, waiting) < 0); from++) {
-          if (!entry.unplaced) merged.push(entry);
-        }
-      }
-      merged.push(waiting);
+    let next = 0;
+    for (const entry of order) {
+      if (entry.unplaced) continue;
+      while (next < unplaced.length && compareEntries(unplaced[next]!, entry) < 0) merged.push(unplaced[next++]!);
+      merged.push(entry);
     }
-    for (; from < order.length; from++) if (stale === 0 || !order[from]!.unplaced) merged.push(order[from]!);
     for (const entry of unplaced) entry.unplaced = false;
-    order = merged;
+    order = merged.concat(unplaced.slice(next));
     unplaced = [];
-    stale = 0;
-  }
-
-  /** Puts `entry` where it belongs: at the end now when it sorts last, else at the next read. */
-  function enqueue(entry: Entry): void {
-    const last = order.at(-1);
-    if (unplaced.length === 0 && (last === undefined || compareEntries(last, entry) < 0)) order.push(entry);
-    else {
-      entry.unplaced = true;
-      unplaced.push(entry);
-    }
   }
 
   function highestSort(): number {
     if (highest === undefined) {
-      highest = 0;
-      let first = true;
-      for (const entry of byId.values()) {
-        if (first || entry.message.sort > highest) highest = entry.message.sort;
-        first = false;
-      }
+      highest = -Infinity;
+      for (const { message } of byId.values()) highest = Math.max(highest, message.sort);
     }
-    return highest;
+    return byId.size ? highest : 0;
   }
 
   function setStatus(next: ThreadStatus, nextError?: Error): void {
@@ -383,23 +349,23 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
     const message = mergeLine(previous, line, previous?.sort ?? highestSort());
     if (message === previous) return;
     const { sort } = message;
-    if (highest !== undefined && (byId.size === 0 || sort > highest)) highest = sort;
-    if (!entry) {
-      entry = { seq: nextSeq++, message, unplaced: false };
-      byId.set(line.id, entry);
-      enqueue(entry);
-    } else if (sort === entry.message.sort) {
+    if (highest !== undefined) highest = Math.max(highest, sort);
+    let moved: boolean;
+    if (entry) {
+      moved = sort !== entry.message.sort;
+      if (moved && entry.message.sort === highest && sort < highest) highest = undefined;
       entry.message = message;
     } else {
-      // The message moves. The last entry moving later stays last; any other waits to be placed.
-      if (entry.message.sort === highest && sort < highest) highest = undefined;
-      const stays = !entry.unplaced && order.at(-1) === entry && sort > entry.message.sort;
-      entry.message = message;
-      if (!stays && !entry.unplaced) {
-        entry.unplaced = true;
-        unplaced.push(entry);
-        stale++;
-      }
+      entry = { seq: nextSeq++, message, unplaced: false };
+      byId.set(line.id, entry);
+      const last = order.at(-1);
+      // Streams append in `sort` order: the usual new message goes last at once.
+      moved = unplaced.length > 0 || (last !== undefined && compareEntries(last, entry) > 0);
+      if (!moved) order.push(entry);
+    }
+    if (moved && !entry.unplaced) {
+      entry.unplaced = true;
+      unplaced.push(entry);
     }
     changed(true);
   }
@@ -477,8 +443,7 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
       byId.clear();
       order = [];
       unplaced = [];
-      stale = 0;
-      highest = 0;
+      highest = -Infinity;
       chatId = undefined;
       usage = undefined;
       status = 'idle';
