@@ -480,10 +480,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           response = await doFetch(url, { ...init, signal: upstream.signal });
         } catch (error) {
           const settled = settle(error);
-          if (settled !== error || !canRetry) {
-            throw settled === error
-              ? new ConnectionLostError(`${call.what}: could not reach the service at ${baseUrl}`, { attempts: attempt, cause: error })
-              : settled;
+          if (settled !== error) throw settled;
+          if (!canRetry) {
+            throw new ConnectionLostError(`${call.what}: could not reach the service at ${baseUrl}`, { attempts: attempt, cause: error });
           }
           upstream.release();
           await sleep(backoffDelay(attempt, retry), signal, call.what);
