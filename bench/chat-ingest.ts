@@ -8,6 +8,10 @@
  *   Target ≤ 3.
  * - `lastToFirstDecileRatio`: time in `apply()` per line for the last 10% of lines over the first
  *   10%. The store must cost per line, not per thread: target ≤ 1.2.
+ * - `randomToAscendingRatio`, `descendingToAscendingRatio`: the store fed 20,000 messages whose
+ *   `sort` arrives in random or descending order, over the same messages in ascending order (with
+ *   the same snapshot reads, one per 1,024 lines). Placing a message must not cost in proportion
+ *   to the thread: target ≤ 3.
  *
  * Run: `npx esbuild bench/chat-ingest.ts --bundle --platform=node --format=esm --outfile=/tmp/bench.mjs && node /tmp/bench.mjs`.
  * Timings are medians of several runs after a warm-up, so a noisy machine gives stable numbers.
@@ -27,6 +31,10 @@ export interface ChatIngestResult {
   ratioToJsonParse: number;
   /** Time in `apply()` per line, last 10% of lines over first 10%. */
   lastToFirstDecileRatio: number;
+  /** Time to place messages arriving in random `sort` order over ascending order. */
+  randomToAscendingRatio: number;
+  /** Time to place messages arriving in descending `sort` order over ascending order. */
+  descendingToAscendingRatio: number;
   /** Lines in the transcript. */
   lines: number;
   /** Bytes in the transcript. */
@@ -43,6 +51,10 @@ export interface ChatIngestOptions {
   decileRepetitions?: number;
   /** Seed of the transcript and the chunking. Default 1. */
   seed?: number;
+  /** Messages of the placement measurement. Default 20,000. */
+  placementMessages?: number;
+  /** Pairs of passes (ascending and another order) per run for the placement measurement. Default 2. */
+  placementRepetitions?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -299,6 +311,88 @@ function decileTimes(values: readonly unknown[]): { first: number; last: number 
   return { first: first / decile, last: last / (values.length - lastStart) };
 }
 
+/** The three arrival orders of the placement measurement. */
+type Arrival = 'ascending' | 'descending' | 'random';
+
+/**
+ * One line per message, `sort` 0…count-1, in the given arrival order: a thread whose history is
+ * replayed newest first, or whose lines a server sends as they finish rather than as they started.
+ */
+function placementLines(count: number, arrival: Arrival, seed: number): unknown[] {
+  const sorts = Array.from({ length: count }, (_, index) => index);
+  if (arrival === 'descending') sorts.reverse();
+  if (arrival === 'random') {
+    const next = random(seed ^ 0x50f7);
+    for (let index = count - 1; index > 0; index--) {
+      const other = Math.floor(next() * (index + 1));
+      [sorts[index], sorts[other]] = [sorts[other]!, sorts[index]!];
+    }
+  }
+  return sorts.map((sort) => ({ id: `m${sort}`, role: 'assistant', content: 'Revenue grew 12% in EU', isDelta: false, sort }));
+}
+
+/**
+ * Lines between two snapshot reads when a whole history arrives at once (a resubscribe's replay,
+ * a reopened thread): thousands of lines land within one animation frame. Reads cost in
+ * proportion to the thread whatever the order, so reading as often as {@link LINES_PER_READ}
+ * would hide the cost of placement, which is what this measures.
+ */
+const PLACEMENT_LINES_PER_READ = 1024;
+
+/** Applies `values` with a subscriber and a snapshot read per {@link PLACEMENT_LINES_PER_READ} lines; returns the milliseconds. */
+function placementTime(values: readonly unknown[]): number {
+  const start = performance.now();
+  const store = createThreadStore();
+  let dirty = false;
+  store.subscribe(() => {
+    dirty = true;
+  });
+  for (let index = 0; index < values.length; index++) {
+    store.apply(values[index]);
+    if ((index + 1) % PLACEMENT_LINES_PER_READ === 0 && dirty) {
+      dirty = false;
+      store.getSnapshot();
+    }
+  }
+  const { messages } = store.getSnapshot();
+  const elapsed = performance.now() - start;
+  if (messages.length !== values.length || messages.some((message, index) => message.sort !== index)) {
+    throw new Error('chat-ingest: the store placed the messages out of order');
+  }
+  return elapsed;
+}
+
+/**
+ * Ratios of placement time, random and descending arrival over ascending, `samples` pairs of
+ * passes in all (half of them for each order).
+ */
+function placementRatios(count: number, seed: number, samples: number): { randomRatios: number[]; descendingRatios: number[] } {
+  const arrivals = {
+    ascending: placementLines(count, 'ascending', seed),
+    descending: placementLines(count, 'descending', seed),
+    random: placementLines(count, 'random', seed),
+  };
+  for (let index = 0; index < 3; index++) for (const arrival of Object.values(arrivals)) placementTime(arrival);
+  const randomRatios: number[] = [];
+  const descendingRatios: number[] = [];
+  for (let sample = 0; sample < samples; sample++) {
+    const other = sample % 2 === 0 ? arrivals.random : arrivals.descending;
+    // Each ratio is taken within one pair of passes, alternating which goes first, so a machine
+    // getting busier shifts both of its times alike.
+    let ascendingMs: number;
+    let otherMs: number;
+    if (sample % 4 < 2) {
+      ascendingMs = placementTime(arrivals.ascending);
+      otherMs = placementTime(other);
+    } else {
+      otherMs = placementTime(other);
+      ascendingMs = placementTime(arrivals.ascending);
+    }
+    (other === arrivals.random ? randomRatios : descendingRatios).push(otherMs / ascendingMs);
+  }
+  return { randomRatios, descendingRatios };
+}
+
 /**
  * Runs the benchmark and returns its medians. Takes a few seconds.
  *
@@ -307,7 +401,11 @@ function decileTimes(values: readonly unknown[]): { first: number; last: number 
  * the decile ratio is likewise taken within each pass. Results are medians over all samples.
  */
 export async function runChatIngestBenchmark(options: ChatIngestOptions = {}): Promise<ChatIngestResult> {
-  const { runs = 7, throughputRepetitions = 20, decileRepetitions = 150, seed = 1 } = options;
+  const { runs = 7, throughputRepetitions = 20, decileRepetitions = 150, seed = 1, placementMessages = 20_000, placementRepetitions = 2 } = options;
+  // First, on a fresh heap, in a function of its own: its 60,000 lines are garbage before the
+  // ingest path is timed, and the ingest path's garbage is not collected during placement.
+  const { randomRatios, descendingRatios } = placementRatios(placementMessages, seed, 2 * runs * placementRepetitions);
+
   const lines = buildTranscript(seed);
   const text = lines.join('\n') + '\n';
   const bytes = new TextEncoder().encode(text);
@@ -362,6 +460,8 @@ export async function runChatIngestBenchmark(options: ChatIngestOptions = {}): P
     mbPerSecond: bytes.length / 1e6 / (median(ingestTimes) / 1000),
     ratioToJsonParse: median(parseRatios),
     lastToFirstDecileRatio: median(decileRatios),
+    randomToAscendingRatio: median(randomRatios),
+    descendingToAscendingRatio: median(descendingRatios),
     lines: lines.length,
     bytes: bytes.length,
   };
@@ -375,6 +475,8 @@ export async function main(): Promise<void> {
   console.log(`  throughput          ${result.mbPerSecond.toFixed(1)} MB/s`);
   console.log(`  vs JSON.parse floor ${result.ratioToJsonParse.toFixed(2)}× (target ≤ 3) ${verdict(result.ratioToJsonParse <= 3)}`);
   console.log(`  last/first decile   ${result.lastToFirstDecileRatio.toFixed(2)}× per line (target ≤ 1.2) ${verdict(result.lastToFirstDecileRatio <= 1.2)}`);
+  console.log(`  random/ascending    ${result.randomToAscendingRatio.toFixed(2)}× placement (target ≤ 3) ${verdict(result.randomToAscendingRatio <= 3)}`);
+  console.log(`  descending/asc.     ${result.descendingToAscendingRatio.toFixed(2)}× placement (target ≤ 3) ${verdict(result.descendingToAscendingRatio <= 3)}`);
 }
 
 // Run as a script (node, tsx, or bundled by esbuild), not when imported by a test.

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { abortError } from './http';
+import { ServiceStreamError } from './errors';
+import { abortError, checkOptions, isAmount } from './http';
 
 /** Options of {@link readNdjson}. */
 export interface ReadNdjsonOptions {
@@ -14,7 +15,17 @@ export interface ReadNdjsonOptions {
    * never fatal: one bad line must not cost the user the rest of an answer.
    */
   onMalformedLine?: (line: string, error: unknown) => void;
+  /**
+   * Longest line accepted, in bytes of UTF-8 without its line ending. Default 16 MiB: far above
+   * any real line (a 100-row SQL result is tens of KiB), far below what exhausts memory. A longer
+   * line throws a `ServiceStreamError` with code `line_too_long` as soon as it passes the limit,
+   * without waiting for its end, so at most about this much of one line is ever held.
+   */
+  maxLineBytes?: number;
 }
+
+/** Default of {@link ReadNdjsonOptions.maxLineBytes}. */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** Marks a line that yields no value (blank or malformed); JSON never parses to a symbol. */
 const SKIP: unique symbol = Symbol('skip');
@@ -28,7 +39,8 @@ const SKIP: unique symbol = Symbol('skip');
  * Breaking out of the loop, or aborting `signal`, cancels the reader.
  */
 export async function* readNdjson(body: ReadableStream<Uint8Array>, options: ReadNdjsonOptions = {}): AsyncGenerator<unknown> {
-  const { signal, onMalformedLine } = options;
+  const { signal, onMalformedLine, maxLineBytes = MAX_LINE_BYTES } = options;
+  checkOptions('readNdjson', [[isAmount(maxLineBytes, 1, true), '`maxLineBytes` must be a whole number, 1 or more']]);
   if (signal?.aborted) {
     // Release the body so a fetch connection is not left open unread.
     await body.cancel(signal.reason).catch(() => {});
@@ -53,9 +65,13 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
     }
   }
 
+  const tooLong = () => new ServiceStreamError(`A line is over ${maxLineBytes} bytes`, { code: 'line_too_long' });
+
   // `pending` holds the start of a line split across chunks; newlines are searched for only in
-  // newly decoded text, so a long line arriving in tiny chunks stays linear.
+  // newly decoded text, so a long line arriving in tiny chunks stays linear. Its size is counted
+  // in raw bytes (a newline byte never occurs inside a UTF-8 character), before it is kept.
   let pending = '';
+  let pendingBytes = 0;
   try {
     for (;;) {
       const chunk = await reader.read();
@@ -64,12 +80,17 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
         pending += decoder.decode();
         break;
       }
-      const text = decoder.decode(chunk.value, { stream: true });
-      let newline = text.indexOf('\n');
-      if (newline === -1) {
-        pending += text;
+      const bytes = chunk.value;
+      const firstNewline = bytes.indexOf(10);
+      if (firstNewline === -1) {
+        // Counted before it is kept, so a line without end never holds more than the limit.
+        if ((pendingBytes += bytes.length) > maxLineBytes) throw tooLong();
+        pending += decoder.decode(bytes, { stream: true });
         continue;
       }
+      if (pendingBytes + firstNewline > maxLineBytes) throw tooLong();
+      const text = decoder.decode(bytes, { stream: true });
+      let newline = text.indexOf('\n');
       // The first line of a chunk completes `pending`; the rest lie wholly inside `text`.
       let value = parse(pending + text.slice(0, newline));
       pending = '';
@@ -79,7 +100,10 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
       }
       let start = newline + 1;
       while ((newline = text.indexOf('\n', start)) !== -1) {
-        value = parse(text.slice(start, newline));
+        const line = text.slice(start, newline);
+        // A line of n UTF-16 units has at most 3n bytes: only a long one (rare) is encoded to count them.
+        if (line.length * 3 > maxLineBytes && new TextEncoder().encode(line).length > maxLineBytes) throw tooLong();
+        value = parse(line);
         if (value !== SKIP) {
           yield value;
           if (signal?.aborted) throw abortError('Reading the stream', signal);
@@ -87,6 +111,7 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
         start = newline + 1;
       }
       pending = text.slice(start);
+      if ((pendingBytes = bytes.length - bytes.lastIndexOf(10) - 1) > maxLineBytes) throw tooLong();
     }
     // The last line may lack its newline; an empty one parses to SKIP.
     const last = parse(pending);

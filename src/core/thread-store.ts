@@ -156,10 +156,13 @@ const NO_PATH: readonly string[] = [];
 interface Entry {
   readonly seq: number;
   message: ChatMessage;
+  /** Waiting in `unplaced`; a copy of it still in `order` is a stale place, skipped. */
+  unplaced: boolean;
 }
 
-function isBefore(a: Entry, sort: number, seq: number): boolean {
-  return a.message.sort < sort || (a.message.sort === sort && a.seq < seq);
+/** Order of entries: by `sort`, then by arrival. */
+function compareEntries(a: Entry, b: Entry): number {
+  return a.message.sort - b.message.sort || a.seq - b.seq;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
@@ -243,8 +246,17 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   const listeners = new Set<() => void>();
 
   const byId = new Map<string, Entry>();
-  /** Entries ordered by (`sort`, `seq`). */
-  const order: Entry[] = [];
+  /**
+   * Entries ordered by (`sort`, `seq`), as of the last read. A message that arrives after all of
+   * them (the usual case: streams append in `sort` order) is pushed here at once; one that arrives
+   * out of order, or moves, waits in `unplaced` until the next read merges it in: a sort of the
+   * few waiting plus one pass, which the read pays anyway to build `messages`. So a line costs in
+   * proportion to itself whatever order `sort` arrives in (amortized over the reads).
+   */
+  let order: Entry[] = [];
+  let unplaced: Entry[] = [];
+  /** Highest `sort` of the thread, for messages without one; `undefined` after the holder moved down. */
+  let highest: number | undefined = -Infinity;
   let nextSeq = 0;
 
   let chatId: string | undefined;
@@ -291,15 +303,28 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
     }
   }
 
-  /**
-   * Index of the first entry that does not sort before (`sort`, `seq`), searched from the end:
-   * streams append in `sort` order, so the end is the usual answer, and the search never costs
-   * more than the `splice` at the index it returns.
-   */
-  function lowerBound(sort: number, seq: number): number {
-    let index = order.length;
-    while (index > 0 && !isBefore(order[index - 1]!, sort, seq)) index--;
-    return index;
+  /** Merges the waiting entries into `order`, dropping the stale places of those that moved. */
+  function place(): void {
+    if (unplaced.length === 0) return;
+    unplaced.sort(compareEntries);
+    const merged: Entry[] = [];
+    let next = 0;
+    for (const entry of order) {
+      if (entry.unplaced) continue;
+      while (next < unplaced.length && compareEntries(unplaced[next]!, entry) < 0) merged.push(unplaced[next++]!);
+      merged.push(entry);
+    }
+    for (const entry of unplaced) entry.unplaced = false;
+    order = merged.concat(unplaced.slice(next));
+    unplaced = [];
+  }
+
+  function highestSort(): number {
+    if (highest === undefined) {
+      highest = -Infinity;
+      for (const { message } of byId.values()) highest = Math.max(highest, message.sort);
+    }
+    return byId.size ? highest : 0;
   }
 
   function setStatus(next: ThreadStatus, nextError?: Error): void {
@@ -321,19 +346,26 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
     let entry = byId.get(line.id);
     const previous = entry?.message;
     // A message whose first line has no `sort` takes the highest `sort` so far: it goes last.
-    const message = mergeLine(previous, line, previous?.sort ?? order.at(-1)?.message.sort ?? 0);
+    const message = mergeLine(previous, line, previous?.sort ?? highestSort());
     if (message === previous) return;
-    if (!entry) {
-      entry = { seq: nextSeq++, message };
-      byId.set(line.id, entry);
-      order.splice(lowerBound(message.sort, entry.seq), 0, entry);
-    } else if (message.sort === entry.message.sort) {
+    const { sort } = message;
+    if (highest !== undefined) highest = Math.max(highest, sort);
+    let moved: boolean;
+    if (entry) {
+      moved = sort !== entry.message.sort;
+      if (moved && entry.message.sort === highest && sort < highest) highest = undefined;
       entry.message = message;
     } else {
-      // The message moves: out of its old place, into its new one.
-      order.splice(lowerBound(entry.message.sort, entry.seq), 1);
-      entry.message = message;
-      order.splice(lowerBound(message.sort, entry.seq), 0, entry);
+      entry = { seq: nextSeq++, message, unplaced: false };
+      byId.set(line.id, entry);
+      const last = order.at(-1);
+      // Streams append in `sort` order: the usual new message goes last at once.
+      moved = unplaced.length > 0 || (last !== undefined && compareEntries(last, entry) > 0);
+      if (!moved) order.push(entry);
+    }
+    if (moved && !entry.unplaced) {
+      entry.unplaced = true;
+      unplaced.push(entry);
     }
     changed(true);
   }
@@ -409,7 +441,9 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
     if (byId.size === 0 && chatId === undefined && usage === undefined && status === 'idle') return;
     batch(() => {
       byId.clear();
-      order.length = 0;
+      order = [];
+      unplaced = [];
+      highest = -Infinity;
       chatId = undefined;
       usage = undefined;
       status = 'idle';
@@ -421,6 +455,7 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   function getSnapshot(): ThreadSnapshot {
     if (!snapshotDirty) return snapshot;
     if (messagesDirty) {
+      place();
       messages = order.map((entry) => entry.message);
       finalAnswer = selectFinalAnswer(messages);
       messagesDirty = false;

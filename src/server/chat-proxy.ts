@@ -11,12 +11,15 @@
  *   is dropped. No browser header (cookies included) goes upstream.
  * - service to browser: the NDJSON body, piped chunk by chunk as it arrives, pulled only as fast
  *   as the browser reads (backpressure); status and body of HTTP errors and of the JSON-RPC
- *   authentication error as they are.
- * - the browser going away aborts the upstream request.
+ *   authentication error. Every copy of the key is scrubbed from all of it, and only JSON and
+ *   NDJSON are passed on as such: any other error body (an HTML page) is wrapped into JSON.
+ * - the browser going away aborts the upstream request; so do `timeoutMs` without an answer and
+ *   `streamIdleTimeoutMs` of silence within one.
+ * - only same-origin (or `allowedOrigins`) requests with a JSON body are served: no form posts.
  *
  * @module
  */
-import { ServiceConfigError, ServiceValidationError } from '../core/errors';
+import { ServiceConfigError, ServiceValidationError, codeForStatus } from '../core/errors';
 import { checkOptions, isAmount, isFilled } from '../core/http';
 import {
   CHAT_ABORT_PATH,
@@ -29,12 +32,22 @@ import { BROWSER_CHAT_FIELDS, type BrowserChatRequest } from '../core/protocol/h
 import { isRecord } from '../core/protocol/shared';
 import type { RouteHandler } from './session-handler';
 import {
+  DEFAULT_TIMEOUT_MS,
+  SAFE_HEADERS,
   checkServiceUrl,
+  createKeyScrubber,
   defaultExposeErrorDetails,
   errorAnswer,
   isResponse,
+  readCapped,
   readLimitedText,
+  refuseForeignRequest,
   report,
+  resolveAllowedOrigins,
+  timeoutCheck,
+  timeoutError,
+  upstreamController,
+  withSafeHeaders,
   type HandlerErrorListener,
 } from './transport';
 
@@ -77,6 +90,26 @@ export interface ChatProxyOptions {
   onError?: HandlerErrorListener;
   /** Largest browser body accepted, in bytes; larger ones get 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Longest wait for the service's answer (its headers), in milliseconds. Default 30,000. A
+   * service that accepts the connection and then says nothing is answered 504
+   * `{ error, code: 'upstream_timeout' }` instead of holding the browser (and a server slot).
+   */
+  timeoutMs?: number;
+  /**
+   * Longest silence within a streamed answer, in milliseconds. Default 120,000 (agents think for a
+   * while between lines, never this long). After it the upstream request is stopped and the
+   * browser's stream ends with the line `{"error": "…", "code": "upstream_timeout"}`, which the
+   * chat client reports as a `ServiceStreamError`, rather than hanging.
+   */
+  streamIdleTimeoutMs?: number;
+  /**
+   * Origins of other sites whose pages may call these routes with the viewer's cookies, such as
+   * `['https://admin.partner.example']`. Default: none, so only pages of the route's own origin
+   * can. Any other cross-site request is refused with 403 `cross_site_request`: without this, a
+   * page elsewhere could chat as the viewer.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /**
@@ -94,17 +127,39 @@ export interface ChatProxyHandler extends RouteHandler {
 /** Default of {@link ChatProxyOptions.maxBodyBytes}. */
 export const DEFAULT_MAX_CHAT_BODY_BYTES = 1024 * 1024;
 
+/** Default of {@link ChatProxyOptions.streamIdleTimeoutMs}. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
+
 const WHO = 'createChatProxyHandler';
 const UPSTREAM_ACCEPT = 'application/x-ndjson, application/json, text/plain';
 
 /**
- * Headers of every streamed answer: never cached, and `X-Accel-Buffering: no` so that nginx-style
+ * Headers of every streamed answer: the safe ones, and `X-Accel-Buffering: no` so that nginx-style
  * reverse proxies in front of the host pass each chunk on instead of buffering the answer.
  */
-const STREAM_HEADERS = { 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', 'X-Content-Type-Options': 'nosniff' };
+const STREAM_HEADERS = { ...SAFE_HEADERS, 'X-Accel-Buffering': 'no' };
 
-/** Error bodies of the service passed through are cut here; they are short in practice. */
-const MAX_PASSED_ERROR_CHARS = 64 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
+
+/**
+ * The type an upstream body is passed on with: JSON or NDJSON only (`undefined` for anything
+ * else, such as an HTML error page, which must never be served from the host's origin).
+ */
+function passedType(contentType: string | null): string | undefined {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type)) return JSON_TYPE;
+  if (type === 'application/x-ndjson' || type === 'application/ndjson') return NDJSON_TYPE;
+  return undefined;
+}
+
+/** Error bodies of the service passed through are cut here, unread beyond; they are short in practice. */
+const MAX_PASSED_ERROR_BYTES = 64 * 1024;
+
+/** A plain-text error of the service at most this long keeps its words in `error`. */
+const MAX_PLAIN_ERROR_CHARS = 500;
+
+const encoder = new TextEncoder();
 
 function pathOf(request: Request): string {
   try {
@@ -131,10 +186,12 @@ function pathOf(request: Request): string {
  * // Express: app.use('/api/service/chat', toNodeHandler(chatProxy));
  * ```
  *
- * Answers of its own (the service's pass through): 405 not a POST; 404 another path; 413 body too
+ * Answers of its own (the service's pass through): 405 not a POST; 404 another path; 403
+ * cross-site (`cross_site_request`); 415 body not declared `application/json`; 413 body too
  * large; 400 body not JSON or a field invalid (`problems`); 401 resolver returned nothing; 500
- * resolver threw or returned invalid settings; 502 the service could not be reached. All are JSON
- * `{ error, code }` with `Cache-Control: no-store`.
+ * resolver threw or returned invalid settings; 502 the service could not be reached; 504 it did
+ * not answer within `timeoutMs` (`upstream_timeout`). All are JSON `{ error, code }`; every
+ * answer, passed through or not, has `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
  */
 export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHandler {
   if (!isRecord(options) || typeof options.resolveSessionSettings !== 'function') {
@@ -142,14 +199,19 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
   }
   const { apiKey, resolveSessionSettings, onError } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_CHAT_BODY_BYTES;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const idleMs = options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
   // The key itself is never put in a message: messages end up in logs.
   checkOptions(WHO, [
     [isFilled(apiKey) && !/\s/.test(apiKey), '`apiKey` must be a non-empty API key without spaces'],
     [options.fetch === undefined || typeof options.fetch === 'function', '`fetch` must be a function'],
     [isAmount(maxBodyBytes, 1, true), '`maxBodyBytes` must be a whole number of bytes, 1 or more'],
+    timeoutCheck(timeoutMs, 'timeoutMs'),
+    timeoutCheck(idleMs, 'streamIdleTimeoutMs'),
   ]);
   const aiUrl = checkServiceUrl(options.aiUrl, 'aiUrl', WHO);
   const expose = options.exposeErrorDetails ?? defaultExposeErrorDetails();
+  const allowedOrigins = resolveAllowedOrigins(options.allowedOrigins, WHO);
 
   function fetchImpl(): typeof fetch {
     const impl = options.fetch ?? globalThis.fetch;
@@ -167,6 +229,8 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
     if (request.method !== 'POST') {
       return errorAnswer(405, { error: 'Use POST', code: 'method_not_allowed' }, { Allow: 'POST' });
     }
+    const foreign = refuseForeignRequest(request, allowedOrigins);
+    if (foreign) return foreign;
     let text: string | undefined;
     try {
       text = await readLimitedText(request, maxBodyBytes);
@@ -193,7 +257,7 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
       report(onError, error, request);
       return errorAnswer(500, { error: 'Could not decide who the chat user is', code: 'internal_error' });
     }
-    if (isResponse(resolution)) return resolution;
+    if (isResponse(resolution)) return withSafeHeaders(resolution);
     if (resolution === null || resolution === undefined) {
       return errorAnswer(401, { error: 'Sign in to use the chat', code: 'unauthorized' });
     }
@@ -211,14 +275,14 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
 
   /**
    * Sends `body` to `path` below `{ai_url}` and turns the answer into the browser's: a 2xx body
-   * piped through, an error passed through (key scrubbed), no body for 204.
+   * piped through (key scrubbed, idle limit), an error passed through as JSON (key scrubbed, cut
+   * at 64 KiB), no body for 204.
    */
   async function forward(request: Request, path: string, body: unknown): Promise<Response> {
     if (request.signal.aborted) return errorAnswer(499, { error: 'The request was cancelled', code: 'aborted' });
-    const upstreamAbort = new AbortController();
-    const onBrowserGone = () => upstreamAbort.abort(request.signal.reason);
-    request.signal.addEventListener('abort', onBrowserGone, { once: true });
-    const release = () => request.signal.removeEventListener('abort', onBrowserGone);
+    // Follows the browser's signal (its going away stops the upstream request) and the time limits.
+    const link = upstreamController(request.signal);
+    link.start(timeoutMs);
 
     let upstream: Response;
     try {
@@ -226,75 +290,109 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: UPSTREAM_ACCEPT, Authorization: `Api-Key ${apiKey}` },
         body: JSON.stringify(body),
-        signal: upstreamAbort.signal,
+        signal: link.signal,
       });
     } catch (error) {
-      release();
+      link.release();
       if (request.signal.aborted) return errorAnswer(499, { error: 'The request was cancelled', code: 'aborted' });
+      if (link.timedOut) {
+        report(onError, timeoutError('chat proxy', timeoutMs), request);
+        return errorAnswer(504, { error: 'The chat service did not answer in time', code: 'upstream_timeout' });
+      }
       report(onError, error, request);
       return errorAnswer(502, { error: 'The chat service could not be reached', code: 'bad_gateway' });
     }
+    link.stop();
 
-    const contentType = upstream.headers.get('content-type');
-    if (upstream.status === 204 || upstream.status === 205 || upstream.status === 304) {
-      release();
+    const { status } = upstream;
+    if (status === 204 || status === 205 || status === 304) {
+      link.release();
       await upstream.body?.cancel().catch(() => {});
-      return new Response(null, { status: upstream.status, headers: { 'Cache-Control': 'no-store' } });
+      return new Response(null, { status, headers: SAFE_HEADERS });
     }
+    const type = passedType(upstream.headers.get('content-type'));
     if (!upstream.ok) {
       let text = '';
       try {
-        text = scrub((await upstream.text()).slice(0, MAX_PASSED_ERROR_CHARS));
+        link.start(timeoutMs);
+        ({ text } = await readCapped(upstream.body, MAX_PASSED_ERROR_BYTES));
       } catch {
         // The status is what matters; an unreadable body is passed on empty.
       } finally {
-        release();
+        link.release();
       }
-      return new Response(text, {
-        status: upstream.status,
-        headers: { 'Content-Type': contentType ?? 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+      text = scrub(text);
+      if (type) return new Response(text, { status, headers: { 'Content-Type': type, ...SAFE_HEADERS } });
+      // Anything else (an HTML error page of a proxy in between) is never served as it is.
+      const plain = /^text\/plain\b/i.test(upstream.headers.get('content-type') ?? '') && text.trim().length <= MAX_PLAIN_ERROR_CHARS;
+      return errorAnswer(status, {
+        error: plain && text.trim() !== '' ? text.trim() : `The chat service answered HTTP ${status}`,
+        code: codeForStatus(status),
       });
     }
 
-    const headers = { 'Content-Type': contentType ?? 'application/x-ndjson; charset=utf-8', ...STREAM_HEADERS };
+    const headers = { 'Content-Type': type ?? NDJSON_TYPE, ...STREAM_HEADERS };
     if (!upstream.body) {
-      release();
-      return new Response(null, { status: upstream.status, headers });
+      link.release();
+      return new Response(null, { status, headers });
     }
     const reader = upstream.body.getReader();
+    const scrubber = createKeyScrubber(apiKey);
+    /** Whether the browser's stream so far ends with a newline, so that a last line of ours starts a line. */
+    let atLineStart = true;
+    const emit = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
+      if (bytes.length === 0) return false;
+      atLineStart = bytes[bytes.length - 1] === 10;
+      controller.enqueue(bytes);
+      return true;
+    };
     // Pull-based with no queue of its own (highWaterMark 0): a chunk is read from the service only
     // when the browser side asks for one, so a slow reader slows the upstream read (backpressure)
-    // and every chunk goes out as soon as it arrives (no buffering).
+    // and every chunk goes out as soon as it arrives (no buffering). The idle limit runs only
+    // while waiting on the service, never while the browser is slow to read.
     const piped = new ReadableStream<Uint8Array>(
       {
         async pull(controller) {
-          let result: ReadableStreamReadResult<Uint8Array>;
-          try {
-            result = await reader.read();
-          } catch (error) {
-            release();
-            // The service's connection dropped mid-stream: end the browser's the same way, so its
-            // chat client sees a lost connection (and resubscribes), not a clean end.
-            controller.error(error);
-            return;
-          }
-          if (result.done) {
-            release();
-            controller.close();
-          } else {
-            controller.enqueue(result.value);
+          for (;;) {
+            let result: ReadableStreamReadResult<Uint8Array>;
+            link.start(idleMs);
+            try {
+              result = await reader.read();
+            } catch (error) {
+              link.release();
+              if (link.timedOut) {
+                report(onError, timeoutError('chat stream', idleMs), request);
+                emit(controller, scrubber.end());
+                const line = JSON.stringify({ error: `The chat service sent nothing for ${idleMs} ms`, code: 'upstream_timeout' });
+                controller.enqueue(encoder.encode(`${atLineStart ? '' : '\n'}${line}\n`));
+                controller.close();
+                return;
+              }
+              // The service's connection dropped mid-stream: end the browser's the same way, so its
+              // chat client sees a lost connection (and resubscribes), not a clean end.
+              controller.error(error);
+              return;
+            }
+            link.stop();
+            if (result.done) {
+              link.release();
+              emit(controller, scrubber.end());
+              controller.close();
+              return;
+            }
+            if (emit(controller, scrubber.push(result.value))) return;
           }
         },
         async cancel(reason) {
           // The browser went away (or its runtime cancelled the body): stop the upstream request.
-          release();
-          upstreamAbort.abort(reason);
+          link.abort(reason);
+          link.release();
           await reader.cancel(reason).catch(() => {});
         },
       },
       { highWaterMark: 0 },
     );
-    return new Response(piped, { status: upstream.status, headers });
+    return new Response(piped, { status, headers });
   }
 
   const stream: RouteHandler = async (request) => {

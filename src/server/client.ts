@@ -43,13 +43,20 @@ import {
 } from '../core/protocol/workbook';
 import { checkOptions, httpError as readHttpError, isFilled } from '../core/http';
 import {
+  DEFAULT_TIMEOUT_MS,
   abortError,
   backoffDelay,
   checkServiceUrl,
   invalidResponse,
   joinUrl,
+  pathSegment,
+  readCapped,
   resolveRetry,
+  segmentProblem,
   sleep,
+  timeoutCheck,
+  timeoutError,
+  upstreamController,
   type QueryValue,
   type RetryOptions,
 } from './transport';
@@ -80,7 +87,18 @@ export interface ServiceClientOptions {
    * `false` turns it off. The same delays pace the conflict retries of `upsertWorkbookBySlug`.
    */
   retry?: RetryOptions | false;
+  /**
+   * Longest wait for one try of a call, in milliseconds: from sending until the answer is read
+   * (its headers, then its body). Default 30,000. A service that accepts the connection and then
+   * says nothing would otherwise hold the call, and a route handler waiting on it, for minutes.
+   * Running out rejects with a `ServiceError` of code `upstream_timeout` (the route handlers answer
+   * it with 504) and is not retried, so a call waits about this long at most per try.
+   */
+  timeoutMs?: number;
 }
+
+/** Largest error body read from the service; the rest is never read (64 KiB). */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** Options every call takes. */
 export interface RequestOptions {
@@ -389,11 +407,12 @@ function memberBody(member: unknown, what: string): { externalId: string } | { e
  */
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   if (!isRecord(options)) throw new ServiceConfigError(`${WHO}: pass an options object { baseUrl, apiKey }`);
-  const { apiKey } = options;
+  const { apiKey, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   // The key itself is never put in a message: messages end up in logs.
   checkOptions(WHO, [
     [isFilled(apiKey) && !/\s/.test(apiKey), '`apiKey` must be a non-empty API key without spaces'],
     [options.fetch === undefined || typeof options.fetch === 'function', '`fetch` must be a function'],
+    timeoutCheck(timeoutMs, 'timeoutMs'),
   ]);
   const baseUrl = checkServiceUrl(options.baseUrl, 'baseUrl', WHO);
   const retry = resolveRetry(options.retry, WHO);
@@ -410,7 +429,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
    * (§7), else one from the status.
    */
   async function httpError(response: Response, call: Call): Promise<ServiceHttpError> {
-    const read = (await readHttpError(response, call.what, [])) as ServiceHttpError;
+    // Only the start of the body is read: a huge or endless one is cancelled at the cap.
+    const { text } = await readCapped(response.body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' }));
+    const read = (await readHttpError(new Response(text, { status: response.status }), call.what, [])) as ServiceHttpError;
     const { status } = read;
     // Errors end up in logs: a service (or a proxy in between) that echoes the key loses it here.
     const serviceMessage = read.serviceMessage === undefined ? undefined : redact(read.serviceMessage);
@@ -430,8 +451,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     return json !== undefined && json.includes(apiKey) ? (JSON.parse(redact(json)) as unknown) : value;
   }
 
-  /** Sends one call, retrying network failures and 5xx when idempotent; resolves to a 2xx response. */
-  async function send(call: Call): Promise<Response> {
+  /**
+   * Sends one call, retrying network failures and 5xx when idempotent, and resolves to what
+   * `read` makes of the 2xx answer. Each try has `timeoutMs` for the answer and its reading.
+   */
+  async function send<T>(call: Call, read: (response: Response) => Promise<T>): Promise<T> {
     const { signal } = call;
     const doFetch = fetchImpl();
     const idempotent = call.idempotent ?? (call.method === 'GET' || call.method === 'PUT' || call.method === 'DELETE');
@@ -441,58 +465,73 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       method: call.method,
       headers,
       ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-      ...(signal ? { signal } : {}),
     };
     const url = joinUrl(baseUrl, call.path, call.query);
     for (let attempt = 1; ; attempt += 1) {
       if (signal?.aborted) throw abortError(call.what, signal);
       const canRetry = idempotent && attempt <= retry.retries;
-      let response: Response;
+      const upstream = upstreamController(signal);
+      upstream.start(timeoutMs);
+      /** The error to throw for `error`: the caller's abort and the time limit come first. */
+      const settle = (error: unknown) => (signal?.aborted ? abortError(call.what, signal) : upstream.timedOut ? timeoutError(call.what, timeoutMs) : error);
       try {
-        response = await doFetch(url, init);
-      } catch (error) {
-        if (signal?.aborted) throw abortError(call.what, signal);
-        if (!canRetry) {
-          throw new ConnectionLostError(`${call.what}: could not reach the service at ${baseUrl}`, { attempts: attempt, cause: error });
+        let response: Response;
+        try {
+          response = await doFetch(url, { ...init, signal: upstream.signal });
+        } catch (error) {
+          const settled = settle(error);
+          if (settled !== error) throw settled;
+          if (!canRetry) {
+            throw new ConnectionLostError(`${call.what}: could not reach the service at ${baseUrl}`, { attempts: attempt, cause: error });
+          }
+          upstream.release();
+          await sleep(backoffDelay(attempt, retry), signal, call.what);
+          continue;
         }
-        await sleep(backoffDelay(attempt, retry), signal, call.what);
-        continue;
+        if (response.ok) {
+          try {
+            return await read(response);
+          } catch (error) {
+            throw settle(error);
+          }
+        }
+        if (response.status >= 500 && canRetry) {
+          // Release the connection before waiting.
+          await response.body?.cancel().catch(() => {});
+          upstream.release();
+          await sleep(backoffDelay(attempt, retry), signal, call.what);
+          continue;
+        }
+        // An abort or a timeout while the error body was read leaves it cut short: that is the news.
+        throw settle(await httpError(response, call));
+      } finally {
+        upstream.release();
       }
-      if (response.ok) return response;
-      if (response.status >= 500 && canRetry) {
-        // Release the connection before waiting.
-        await response.body?.cancel().catch(() => {});
-        await sleep(backoffDelay(attempt, retry), signal, call.what);
-        continue;
-      }
-      const error = await httpError(response, call);
-      // An abort while the error body was read leaves that body cut short: the abort is the news.
-      if (signal?.aborted) throw abortError(call.what, signal);
-      throw error;
     }
   }
 
   /** {@link send}, then the JSON body (`undefined` when empty). */
-  async function sendJson(call: Call): Promise<unknown> {
-    const response = await send(call);
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (call.signal?.aborted) throw abortError(call.what, call.signal);
-      throw new ConnectionLostError(`${call.what}: the connection dropped while reading the answer`, { attempts: 1, cause: error });
-    }
-    if (text.trim() === '') return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw invalidResponse(call.what, 'a body that is not JSON');
-    }
+  function sendJson(call: Call): Promise<unknown> {
+    return send(call, async (response) => {
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        throw new ConnectionLostError(`${call.what}: the connection dropped while reading the answer`, { attempts: 1, cause: error });
+      }
+      if (text.trim() === '') return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw invalidResponse(call.what, 'a body that is not JSON');
+      }
+    });
   }
 
   async function sendEmpty(call: Call): Promise<void> {
-    const response = await send(call);
-    await response.body?.cancel().catch(() => {});
+    await send(call, async (response) => {
+      await response.body?.cancel().catch(() => {});
+    });
   }
 
   async function sendRecord<T>(call: Call, check: (value: unknown) => boolean, expected: string): Promise<T> {
@@ -540,8 +579,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   const deploymentPath = (deploymentId: number, what: string) =>
     `/api/v1/deployments/${positiveInteger(deploymentId, 'deploymentId', what)}`;
-  const tenantPath = (name: string, what: string) =>
-    `/api/v1/embed-tenants/${encodeURIComponent(nonEmptyString(name, 'embedTenantName', what))}`;
+  const tenantPath = (name: string, what: string) => `/api/v1/embed-tenants/${pathSegment(name, 'embedTenantName', what)}`;
   const groupPath = (name: string, groupId: number, what: string) =>
     `${tenantPath(name, what)}/groups/${positiveInteger(groupId, 'groupId', what)}`;
 
@@ -593,6 +631,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       }
       const checkedSlug = validateSlug(slug);
       if (!checkedSlug.ok) problems.push(...checkedSlug.problems);
+      // The slug is a path segment: "." or ".." would resolve to another path.
+      const slugProblem = checkedSlug.ok ? segmentProblem(checkedSlug.value) : undefined;
+      if (slugProblem !== undefined) problems.push(`slug: ${slugProblem}`);
       const body = validateCreateWorkbookInput(input);
       if (!body.ok) problems.push(...body.problems);
       if (problems.length > 0 || !checkedSlug.ok || !body.ok) {
@@ -723,7 +764,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       if (typeof allowEmbed !== 'boolean') throw new ServiceValidationError(['allowEmbed: must be true or false']);
       return sendJson({
         method: 'PATCH',
-        path: `/api/v1/embed/dashboard/${encodeURIComponent(nonEmptyString(publicId, 'publicId', what))}`,
+        path: `/api/v1/embed/dashboard/${pathSegment(publicId, 'publicId', what)}`,
         scheme: 'Bearer',
         what,
         body: { allowEmbed },

@@ -62,6 +62,8 @@ export type {
   SessionHandlerOptions,
 } from './session-handler';
 export { createChatProxyHandler, DEFAULT_MAX_CHAT_BODY_BYTES } from './chat-proxy';
+export { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './chat-proxy';
+export { DEFAULT_TIMEOUT_MS } from './transport';
 export type {
   ChatProxyContext,
   SessionSettingsResolution,

@@ -9,6 +9,7 @@
  * @module
  */
 import type { RouteHandler } from './session-handler';
+import { errorAnswer } from './transport';
 
 /** The members of Node's `IncomingMessage` (and Express's `req`) that the adapter uses. */
 export interface NodeRequestLike extends AsyncIterable<unknown> {
@@ -53,6 +54,26 @@ export interface NodeHandlerOptions {
 export type NodeHandler = (req: NodeRequestLike, res: NodeResponseLike, next?: (error?: unknown) => void) => Promise<void>;
 
 const encoder = new TextEncoder();
+
+/**
+ * A `Host` header that is a host: a name or IPv4 address, or an IPv6 one in brackets, with an
+ * optional port. Anything else (spaces, `/`, `@`, `?`) would not make a URL, or would make one
+ * with another path than the request's.
+ */
+const HOST = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+
+/** The request's URL, or `undefined` when its `Host` header is not a host. */
+function urlOf(req: NodeRequestLike): string | undefined {
+  const host = [req.headers['host']].flat()[0] ?? 'localhost';
+  const match = HOST.exec(host);
+  if (!match || Number(match[1] ?? 0) > 65535) return undefined;
+  const encrypted = (req.socket as { encrypted?: unknown } | null | undefined)?.encrypted === true;
+  try {
+    return new URL(`${encrypted ? 'https' : 'http'}://${host}${req.originalUrl ?? req.url ?? '/'}`).href;
+  } catch {
+    return undefined;
+  }
+}
 
 function toBytes(chunk: unknown): Uint8Array {
   if (chunk instanceof Uint8Array) return chunk;
@@ -132,9 +153,12 @@ export function toNodeHandler(handler: RouteHandler, options: NodeHandlerOptions
     res.on('close', onClose);
     try {
       const method = (req.method ?? 'GET').toUpperCase();
-      const host = [req.headers['host']].flat()[0] ?? 'localhost';
-      const encrypted = (req.socket as { encrypted?: unknown } | null | undefined)?.encrypted === true;
-      const url = `${encrypted ? 'https' : 'http'}://${host}${req.originalUrl ?? req.url ?? '/'}`;
+      const url = urlOf(req);
+      if (url === undefined) {
+        // The client's mistake (or a probe), not the server's: answered, not reported.
+        await writeResponse(errorAnswer(400, { error: 'The Host header is not a valid host', code: 'bad_request' }), res, disconnected.signal);
+        return;
+      }
       const body = method === 'GET' || method === 'HEAD' ? undefined : bodyOf(req);
       const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req), signal: disconnected.signal };
       if (body !== undefined) {

@@ -27,7 +27,10 @@ import {
   isResponse,
   jsonAnswer,
   readLimitedText,
+  refuseForeignRequest,
   report,
+  resolveAllowedOrigins,
+  withSafeHeaders,
   type HandlerErrorListener,
 } from './transport';
 
@@ -76,9 +79,20 @@ export interface SessionHandlerBaseOptions {
    * refused or failed); not with viewer refusals. Default: `console.error`.
    */
   onError?: HandlerErrorListener;
+  /**
+   * Origins of other sites whose pages may call this route with the viewer's cookies, such as
+   * `['https://admin.partner.example']`. Default: none, so only pages of the route's own origin
+   * can. Any other cross-site request (`Sec-Fetch-Site: cross-site`, or a foreign `Origin`) is
+   * refused with 403 `cross_site_request`: without this, a page elsewhere could mint a session as
+   * the viewer.
+   */
+  allowedOrigins?: readonly string[];
 }
 
-/** Options of {@link createSessionHandler}: a client, or what it takes to create one. */
+/**
+ * Options of {@link createSessionHandler}: a client, or what it takes to create one (then
+ * `timeoutMs`, default 30 s, bounds the wait for the service: 504 `upstream_timeout` after it).
+ */
 export type SessionHandlerOptions = SessionHandlerBaseOptions &
   (
     | {
@@ -106,13 +120,15 @@ export function refuseSession(status: 401 | 403 | 404 | 429, message: string, co
 
 
 /**
- * Creates the host's embed-session route: `POST` with an optional JSON body
- * `{ surface?, publicId?, deploymentId? }`, answering `{ sessionId }` (200, `Cache-Control:
+ * Creates the host's embed-session route: `POST` with `Content-Type: application/json` and an
+ * optional JSON body `{ surface?, publicId?, deploymentId? }`, answering `{ sessionId }` (200, `Cache-Control:
  * no-store`: a session is single-use). Errors are JSON `{ error, code }`:
  *
  * | case | status | code |
  * |---|---|---|
  * | not a POST | 405 (`Allow: POST`) | `method_not_allowed` |
+ * | cross-site: `Sec-Fetch-Site: cross-site`, or an `Origin` neither its own nor in `allowedOrigins` | 403 | `cross_site_request` |
+ * | body not declared `Content-Type: application/json` (a form post) | 415 | `unsupported_media_type` |
  * | body not JSON, or a hint of the wrong type | 400 | `bad_request` (with `problems`) |
  * | `resolve` returned `null`/`undefined` | 401 | `unauthorized` |
  * | `resolve` returned a `Response` | its own | its own |
@@ -120,6 +136,10 @@ export function refuseSession(status: 401 | 403 | 404 | 429, message: string, co
  * | `resolve` built an invalid request (no request sent) | 500 | `invalid_session_request` (`problems` with details on) |
  * | the service answered 403 (key scoped elsewhere, not allowed), 404 or 429 | the same | the service error's code |
  * | the service refused the key (401), rejected the request (400: duplicate attributes, unknown attribute or group names, `cannot change type`) or failed (5xx, network) | 502 | the service error's code (`groups_not_found`…; `detail` with details on) |
+ * | the service did not answer within `timeoutMs` (default 30 s) | 504 | `upstream_timeout` |
+ *
+ * Every answer, a `Response` of `resolve` included, has `Cache-Control: no-store` and
+ * `X-Content-Type-Options: nosniff`.
  *
  * Why 502 for the service's 401 and 400: the viewer can do nothing about the server's key or the
  * request the server built; a 401 would read as "sign in again" to the browser.
@@ -140,12 +160,14 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
     throw new ServiceConfigError('createSessionHandler: pass `resolve(request)`, which decides who the viewer is');
   }
   const client: Pick<ServiceClient, 'generateSession'> =
-    options.client ?? createServiceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: options.fetch, retry: options.retry });
+    options.client ??
+    createServiceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: options.fetch, retry: options.retry, timeoutMs: options.timeoutMs });
   if (typeof client.generateSession !== 'function') {
     throw new ServiceConfigError('createSessionHandler: `client` must come from createServiceClient');
   }
   const { resolve, deploymentId, onError } = options;
   const expose = options.exposeErrorDetails ?? defaultExposeErrorDetails();
+  const allowedOrigins = resolveAllowedOrigins(options.allowedOrigins, 'createSessionHandler');
 
   /** The answer to a failure of the server's side (not the viewer's): reported, then answered. */
   function serverFailure(request: Request, error: unknown): Response {
@@ -167,6 +189,9 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
       };
       return errorAnswer(status, body);
     }
+    if (ServiceError.isInstance(error) && error.code === 'upstream_timeout') {
+      return errorAnswer(504, { error: 'The analytics service did not answer in time for an embed session', code: error.code });
+    }
     if (ConnectionLostError.isInstance(error) || (ServiceError.isInstance(error) && error.code === 'invalid_response')) {
       // Unreachable, or an answer without a session: the service could not give one.
       return errorAnswer(502, { error: 'The analytics service could not be reached for an embed session', code: error.code });
@@ -178,6 +203,8 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
     if (request.method !== 'POST') {
       return errorAnswer(405, { error: 'Use POST to ask for an embed session', code: 'method_not_allowed' }, { Allow: 'POST' });
     }
+    const foreign = refuseForeignRequest(request, allowedOrigins);
+    if (foreign) return foreign;
     const text = await readLimitedText(request, MAX_BODY_BYTES).catch(() => '');
     if (text === undefined) return errorAnswer(413, { error: 'The request body is too large', code: 'payload_too_large' });
     let parsed: unknown;
@@ -197,7 +224,7 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
     } catch (error) {
       return serverFailure(request, error);
     }
-    if (isResponse(resolution)) return resolution;
+    if (isResponse(resolution)) return withSafeHeaders(resolution);
     if (resolution === null || resolution === undefined) {
       return errorAnswer(401, { error: 'Sign in to view embedded analytics', code: 'unauthorized' });
     }

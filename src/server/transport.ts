@@ -10,7 +10,7 @@
  * @internal
  */
 import { tenantOrigin } from '../core/embed-url';
-import { ServiceConfigError, ServiceError } from '../core/errors';
+import { ServiceConfigError, ServiceError, ServiceValidationError } from '../core/errors';
 import { backoff, checkOptions, isAmount, isFilled, withDefaults } from '../core/http';
 import type { HandlerErrorBody } from '../core/protocol/host-routes';
 
@@ -39,6 +39,31 @@ export function checkServiceUrl(url: unknown, name: string, who: string): string
     );
   }
   return url.replace(/\/+$/, '');
+}
+
+/**
+ * One path segment built from a caller's value (an embed tenant's name, a slug, a public id):
+ * checked here, the one place for every such segment, then percent-encoded. `.` and `..` would
+ * be resolved away by URL parsing (`/embed-tenants/../users` is `/users`) and `/` would add a
+ * segment, so they, an empty value and control characters are refused before anything is sent.
+ * @throws {ServiceValidationError} naming `name`.
+ */
+export function pathSegment(value: unknown, name: string, what: string): string {
+  const problem = segmentProblem(value);
+  if (problem !== undefined) {
+    throw new ServiceValidationError([`${name}: ${problem}`], { message: `${what}: ${name} ${problem} (nothing was sent)` });
+  }
+  return encodeURIComponent(value as string);
+}
+
+/** Why `value` cannot be a path segment (see {@link pathSegment}), or `undefined` when it can. */
+export function segmentProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return 'must be a non-empty string';
+  if (value.trim() === '.' || value.trim() === '..') return 'must not be "." or ".."';
+  if (/[/\\]/.test(value)) return 'must not contain "/" or "\\"';
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  if (/[\u0000-\u001f\u007f]/.test(value)) return 'must not contain control characters';
+  return undefined;
 }
 
 /** A query value; `undefined` leaves the parameter out. */
@@ -90,6 +115,68 @@ export function backoffDelay(attempt: number, retry: Required<RetryOptions>): nu
   return Math.round(step / 2 + Math.random() * (step / 2));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Time limits
+
+/** Default of `timeoutMs`: time to the upstream's answer. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Longest wait a timer can hold: `setTimeout` fires at once beyond it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The check of a `…TimeoutMs` option, for {@link checkOptions}. */
+export function timeoutCheck(value: number, name: string): readonly [boolean, string] {
+  return [isAmount(value, 1) && value <= MAX_TIMER_MS, `\`${name}\` must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`];
+}
+
+/** The error of an upstream that did not answer in time (code `upstream_timeout`). */
+export function timeoutError(what: string, timeoutMs: number): ServiceError {
+  return new ServiceError(`${what}: the service did not answer within ${timeoutMs} ms`, { code: 'upstream_timeout' });
+}
+
+/**
+ * An `AbortController` for one upstream request that aborts when `outer` does or when `start`ed
+ * timers run out; `timedOut` says which. `release()` clears the timer and stops following `outer`.
+ */
+export function upstreamController(outer: AbortSignal | undefined): {
+  signal: AbortSignal;
+  abort(reason?: unknown): void;
+  /** Starts (or restarts) the timer: the request is aborted unless `stop` comes within `ms`. */
+  start(ms: number): void;
+  stop(): void;
+  readonly timedOut: boolean;
+  release(): void;
+} {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  const follow = () => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', follow, { once: true });
+  const clear = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  return {
+    signal: controller.signal,
+    abort: (reason) => controller.abort(reason),
+    start(ms) {
+      clear();
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`No answer within ${ms} ms`));
+      }, ms);
+    },
+    stop: clear,
+    get timedOut() {
+      return timedOut;
+    },
+    release() {
+      clear();
+      outer?.removeEventListener('abort', follow);
+    },
+  };
+}
+
 /** A success answer whose body is not what the endpoint promises (code `invalid_response`). */
 export function invalidResponse(what: string, detail: string): ServiceError {
   return new ServiceError(`${what}: the service answered with ${detail}`, { code: 'invalid_response' });
@@ -115,19 +202,103 @@ export function isResponse(value: unknown): value is Response {
 // Answers of the route handlers
 
 /**
- * A JSON answer of a route handler. `Cache-Control: no-store` on every one: session ids are
- * single-use and errors are per viewer, so no cache (browser, CDN) may keep them.
+ * Headers of every answer of the route handlers. `no-store`: session ids are single-use and
+ * answers are per viewer, so no cache (browser, CDN) may keep them. `nosniff`: a browser must
+ * never guess a type and render an answer as HTML.
  */
+export const SAFE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+});
+
+/** A JSON answer of a route handler, with {@link SAFE_HEADERS}. */
 export function jsonAnswer(status: number, body: unknown, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers, ...SAFE_HEADERS },
   });
 }
 
 /** A JSON error answer of a route handler. */
 export function errorAnswer(status: number, body: HandlerErrorBody, headers?: Record<string, string>): Response {
   return jsonAnswer(status, body, headers);
+}
+
+/**
+ * `response` with {@link SAFE_HEADERS} set, for answers the handlers did not make (a `Response`
+ * from the host's resolver). The body is passed on as it is, not copied.
+ */
+export function withSafeHeaders(response: Response): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(SAFE_HEADERS)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a route accepts from a browser
+
+/**
+ * Checks `allowedOrigins` and returns them as origins (`https://host[:port]`).
+ * @throws {ServiceConfigError} for a value that is not a list of origins.
+ */
+export function resolveAllowedOrigins(value: unknown, who: string): ReadonlySet<string> {
+  if (value === undefined) return new Set();
+  const problem = `${who}: \`allowedOrigins\` must be a list of origins such as "https://app.example.com" (scheme, host and port only)`;
+  if (!Array.isArray(value)) throw new ServiceConfigError(problem);
+  return new Set(
+    value.map((item: unknown) => {
+      let origin: string | undefined;
+      try {
+        origin = typeof item === 'string' ? new URL(item).origin : undefined;
+      } catch {
+        origin = undefined;
+      }
+      if (origin === undefined || origin === 'null' || origin !== String(item).replace(/\/$/, '')) throw new ServiceConfigError(problem);
+      return origin;
+    }),
+  );
+}
+
+/**
+ * The refusal of a request a browser was made to send by another site, or `undefined` to go on.
+ *
+ * - 403 when the browser says the request is cross-site (`Sec-Fetch-Site: cross-site`) or sends an
+ *   `Origin` that is neither the request's own nor one of `allowedOrigins`: a page elsewhere must
+ *   not start a chat or mint a session with the viewer's cookies. The own origin is compared by
+ *   host, so a server behind a proxy that ends TLS (its `request.url` says `http:`) still knows it.
+ * - 415 unless the body is declared `application/json`: an HTML form can only send
+ *   `text/plain`, `application/x-www-form-urlencoded` or `multipart/form-data`, and `fetch` can
+ *   send JSON to another origin only after a CORS preflight that these routes never answer.
+ *
+ * Requests with neither `Origin` nor `Sec-Fetch-Site` (servers, scripts, tests) pass the first check.
+ */
+export function refuseForeignRequest(request: Request, allowedOrigins: ReadonlySet<string>): Response | undefined {
+  const origin = request.headers.get('origin');
+  if (origin === null || !allowedOrigins.has(origin)) {
+    let own: URL | undefined;
+    try {
+      own = new URL(request.url);
+    } catch {
+      own = undefined;
+    }
+    let sameOrigin = origin === null;
+    if (!sameOrigin && own) {
+      try {
+        const from = new URL(origin!);
+        sameOrigin = from.origin === own.origin || (from.host === own.host && /^https?:$/.test(from.protocol));
+      } catch {
+        // `Origin: null` (sandboxed frames, privacy redirects) and garbage are foreign.
+      }
+    }
+    if (!sameOrigin || request.headers.get('sec-fetch-site') === 'cross-site') {
+      return errorAnswer(403, { error: 'Cross-site requests are refused', code: 'cross_site_request' });
+    }
+  }
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    return errorAnswer(415, { error: 'Send the body as Content-Type: application/json', code: 'unsupported_media_type' });
+  }
+  return undefined;
 }
 
 /**
@@ -153,26 +324,103 @@ export function report(listener: HandlerErrorListener | undefined, error: unknow
 }
 
 /**
+ * Reads at most `limit` bytes of `body` as text; when there is more, the rest is not read and the
+ * body is cancelled (which closes an upstream connection), so a huge or endless body costs no
+ * more than the limit. `cut` says whether there was more.
+ */
+export async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<{ text: string; cut: boolean }> {
+  if (!body) return { text: '', cut: false };
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { text: text + decoder.decode(), cut: false };
+      if (size + value.byteLength > limit) {
+        text += decoder.decode(value.subarray(0, limit - size));
+        await reader.cancel().catch(() => {});
+        return { text, cut: true };
+      }
+      size += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/**
  * Reads a request body as text, refusing more than `limit` bytes without reading them all
  * (a `Content-Length` over the limit is refused before reading). `undefined` when too large.
  */
 export async function readLimitedText(request: Request, limit: number): Promise<string | undefined> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) return undefined;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    text += decoder.decode(value, { stream: true });
+  const { text, cut } = await readCapped(request.body, limit);
+  return cut ? undefined : text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API key in answers
+
+const encoder = new TextEncoder();
+const NOTHING = new Uint8Array(0);
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
   }
-  return text + decoder.decode();
+  return joined;
+}
+
+/**
+ * Replaces every copy of `secret` in a byte stream with `[redacted]`, chunk by chunk, wherever the
+ * chunks are cut. Only the end of a chunk that could begin a copy (a prefix of `secret`) is held
+ * back until the next chunk; a line's end never is, since a key holds no white space. A chunk
+ * with no copy and nothing held is returned as the same object: no copy, no decoding.
+ */
+export function createKeyScrubber(secret: string): { push(chunk: Uint8Array): Uint8Array; end(): Uint8Array } {
+  const key = encoder.encode(secret);
+  const replacement = encoder.encode('[redacted]');
+  const first = key[0]!;
+  let held = NOTHING;
+  /** True when `bytes` from `at` on match the key, for as many bytes as both have. */
+  const matchesAt = (bytes: Uint8Array, at: number): boolean => {
+    const length = Math.min(key.length, bytes.length - at);
+    for (let index = 1; index < length; index++) if (bytes[at + index] !== key[index]) return false;
+    return true;
+  };
+  return {
+    push(chunk) {
+      const bytes = held.length === 0 ? chunk : concat([held, chunk]);
+      const parts: Uint8Array[] = [];
+      let start = 0;
+      let keep = bytes.length;
+      for (let at = bytes.indexOf(first); at !== -1; at = bytes.indexOf(first, at + 1)) {
+        if (!matchesAt(bytes, at)) continue;
+        if (at + key.length > bytes.length) {
+          // The chunk ends inside what may be a copy: hold it until the next one says.
+          keep = at;
+          break;
+        }
+        parts.push(bytes.subarray(start, at), replacement);
+        start = at + key.length;
+        at = start - 1;
+      }
+      held = keep === bytes.length ? NOTHING : bytes.slice(keep);
+      if (parts.length === 0) return start === 0 && keep === bytes.length ? bytes : bytes.subarray(start, keep);
+      parts.push(bytes.subarray(start, keep));
+      return concat(parts);
+    },
+    end() {
+      const rest = held;
+      held = NOTHING;
+      return rest;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readNdjson } from '../../../src/core/ndjson';
-import { ServiceAbortError } from '../../../src/core/errors';
+import { ServiceAbortError, ServiceConfigError, ServiceStreamError } from '../../../src/core/errors';
 
 const encoder = new TextEncoder();
 
@@ -249,6 +249,102 @@ describe('readNdjson', () => {
     expect(values).toEqual([{ a: 1 }]);
   });
 
+  describe('maxLineBytes (default 16 MiB)', () => {
+    /** Reads until the generator throws; returns the values before it, the error and the pulls. */
+    async function readUntilError(test: TestBody, maxLineBytes?: number) {
+      const values: unknown[] = [];
+      let error: unknown;
+      try {
+        for await (const value of readNdjson(test.body, maxLineBytes === undefined ? {} : { maxLineBytes })) values.push(value);
+      } catch (caught) {
+        error = caught;
+      }
+      return { values, error };
+    }
+
+    function isLineTooLong(error: unknown): boolean {
+      return ServiceStreamError.isInstance(error) && error.code === 'line_too_long';
+    }
+
+    it('a line of exactly maxLineBytes is read; one byte more is a ServiceStreamError line_too_long', async () => {
+      // 4 bytes of JSON text per character: "é" is 2 bytes, so the limit counts bytes, not characters.
+      const line = JSON.stringify('é'.repeat(10)); // 22 bytes
+      const ok = await readUntilError(bodyOf([bytesOf(`${line}\n{"next":1}\n`)]), 22);
+      expect(ok.error).toBeUndefined();
+      expect(ok.values).toEqual(['é'.repeat(10), { next: 1 }]);
+      const over = await readUntilError(bodyOf([bytesOf(`{"a":1}\n${JSON.stringify('é'.repeat(10) + 'x')}\n`)]), 22);
+      expect(over.values).toEqual([{ a: 1 }]);
+      expect(isLineTooLong(over.error)).toBe(true);
+      expect((over.error as Error).message).toMatch(/22 bytes/);
+    });
+
+    it('counts a line split over many chunks, and the last line without a newline', async () => {
+      const chunks = Array.from({ length: 40 }, () => bytesOf('x'.repeat(10)));
+      const split = await readUntilError(bodyOf([bytesOf('"'), ...chunks, bytesOf('"\n')]), 300);
+      expect(isLineTooLong(split.error)).toBe(true);
+      const last = await readUntilError(bodyOf([bytesOf('{"a":1}\n"'), ...chunks]), 300);
+      expect(last.values).toEqual([{ a: 1 }]);
+      expect(isLineTooLong(last.error)).toBe(true);
+    });
+
+    it('a long line inside one big chunk is caught too', async () => {
+      const big = bytesOf(`{"a":1}\n"${'y'.repeat(5000)}"\n{"b":2}\n`);
+      const result = await readUntilError(bodyOf([big]), 1000);
+      expect(result.values).toEqual([{ a: 1 }]);
+      expect(isLineTooLong(result.error)).toBe(true);
+    });
+
+    it('is reported early: as soon as the line passes the limit, without waiting for its end, and the body is cancelled', async () => {
+      // An endless line: 1 KiB chunks with no newline, forever. Without a limit this never ends.
+      const chunk = bytesOf('z'.repeat(1024));
+      let pulls = 0;
+      const cancels: unknown[] = [];
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            pulls += 1;
+            controller.enqueue(chunk);
+          },
+          cancel(reason) {
+            cancels.push(reason);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const { error } = await readUntilError({ body, cancels, pulls: () => pulls }, 64 * 1024);
+      expect(isLineTooLong(error)).toBe(true);
+      // Memory stays bounded by the limit: it stopped within a chunk of 64 KiB.
+      expect(pulls).toBeLessThanOrEqual(65);
+      expect(cancels).toHaveLength(1);
+    });
+
+    it('the default limit is 16 MiB', async () => {
+      const mib = bytesOf('w'.repeat(1024 * 1024));
+      let pulls = 0;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            pulls += 1;
+            if (pulls > 40) controller.close();
+            else controller.enqueue(mib);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const { error } = await readUntilError({ body, cancels: [], pulls: () => pulls });
+      expect(isLineTooLong(error)).toBe(true);
+      expect(pulls).toBe(17);
+    });
+
+    it('refuses a maxLineBytes that cannot work', async () => {
+      for (const bad of [0, -1, 1.5, Number.NaN, '10' as unknown as number]) {
+        await expect(readNdjson(bodyOf([]).body, { maxLineBytes: bad }).next()).rejects.toSatisfy((error: unknown) =>
+          ServiceConfigError.isInstance(error),
+        );
+      }
+    });
+  });
+
   describe('property: a transcript cut at random byte offsets reads as its line-by-line parse', () => {
     const value = fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' });
     const line = fc.oneof(
@@ -286,6 +382,31 @@ describe('readNdjson', () => {
             expect(actual.values).toEqual(written.map((t) => JSON.parse(t) as unknown));
           },
         ),
+        { numRuns: 300 },
+      );
+    });
+
+    it('with a maxLineBytes: the same values up to the first longer line, then line_too_long, for any chunking', async () => {
+      await fc.assert(
+        fc.asyncProperty(transcript, fc.array(fc.nat(), { maxLength: 40 }), fc.integer({ min: 1, max: 60 }), async ({ lines }, rawOffsets, limit) => {
+          const text = lines.map(([l, ending]) => l.text + ending).join('');
+          const bytes = bytesOf(text);
+          const offsets = rawOffsets.map((offset) => (bytes.length === 0 ? 0 : offset % bytes.length));
+          // The reference: lines before the first one over the limit (its bytes without the line ending).
+          const firstLong = lines.findIndex(([l, ending]) => bytesOf(l.text).length + (ending === '\r\n' ? 1 : 0) > limit);
+          const kept = firstLong === -1 ? lines : lines.slice(0, firstLong);
+          const expected = parseLineByLine(bytesOf(kept.map(([l, ending]) => l.text + ending).join(''))).values;
+          const values: unknown[] = [];
+          let error: unknown;
+          try {
+            for await (const value of readNdjson(bodyOf(cut(bytes, offsets)).body, { maxLineBytes: limit })) values.push(value);
+          } catch (caught) {
+            error = caught;
+          }
+          expect(values).toEqual(expected);
+          if (firstLong === -1) expect(error).toBeUndefined();
+          else expect(ServiceStreamError.isInstance(error) && error.code === 'line_too_long').toBe(true);
+        }),
         { numRuns: 300 },
       );
     });

@@ -237,6 +237,35 @@ describe('createThreadStore', () => {
     });
   });
 
+  describe('order by sort at scale (out-of-order arrival is placed without a linear cost per line)', () => {
+    // The cost itself is a ratio of `npm run bench:check` (random and descending order at most 3x
+    // ascending); these check that the order is right whatever the arrival order and read points.
+    it('descending and shuffled arrival of 5,000 messages, read at many points, with moves, come out ordered', () => {
+      for (const arrival of ['descending', 'shuffled'] as const) {
+        const sorts = Array.from({ length: 5000 }, (_, index) => index);
+        if (arrival === 'descending') sorts.reverse();
+        // 7919 is prime to 5000: multiplying by it modulo 5000 shuffles 0…4999.
+        else sorts.sort((a, b) => ((a * 7919) % 5000) - ((b * 7919) % 5000));
+        const store = createThreadStore();
+        for (const [index, sort] of sorts.entries()) {
+          store.apply(assistant(`m${sort}`, { content: 'x', sort }));
+          if (index % 97 === 0) store.getSnapshot();
+        }
+        // Moves: some messages move to the end, one to the front, one stays put with new content.
+        store.apply(assistant('m10', { sort: 10_000, isDelta: true }));
+        store.apply(assistant('m4999', { sort: -1, isDelta: true }));
+        store.apply(assistant('m20', { content: 'y', sort: 20 }));
+        const expected = [4999, ...Array.from({ length: 5000 }, (_, index) => index).filter((n) => n !== 10 && n !== 4999), 10];
+        expect(ids(store)).toEqual(expected.map((n) => `m${n}`));
+        // A message without sort takes the highest one so far, after the holder of the highest moved down.
+        store.apply(assistant('m10', { sort: 3, isDelta: true }));
+        store.apply(assistant('late'));
+        expect(message(store, 'late').sort).toBe(4998);
+        expect(ids(store).at(-1)).toBe('late');
+      }
+    });
+  });
+
   describe('sentinels (2.8, service-behaviour 1)', () => {
     it('service-behaviour 1 sentinels are never messages', () => {
       const store = createThreadStore();

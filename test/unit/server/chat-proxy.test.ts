@@ -282,7 +282,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
         apiKey: 'svc_secret_echoed',
         resolveSessionSettings: () => ({ externalId: 'ann' }),
       });
-      const response = await handler.stream(new Request('http://host/any', { method: 'POST', body: '{"input":"hi"}' }));
+      const response = await handler.stream(new Request('http://host/any', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"hi"}' }));
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: 'rejected Api-Key [redacted]' });
     } finally {
@@ -327,6 +327,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     const response = await handler(
       new Request('http://partner.example/api/chat/chat/stream-chat-state', {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ input: `${HOLD} route`, messageId: createMessageId() }),
         signal: browser.signal,
       }),
@@ -337,7 +338,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     browser.abort();
     await vi.waitFor(() => expect(signals[0]!.aborted).toBe(true));
     await vi.waitFor(() => expect(tap.closes).toBeGreaterThan(closesBefore));
-    await handler.abort(new Request('http://partner.example/x', { method: 'POST', body: JSON.stringify({ chatId }) }));
+    await handler.abort(new Request('http://partner.example/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId }) }));
   });
 
   it('respects backpressure: the upstream is read only as fast as the browser reads', async () => {
@@ -413,7 +414,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
       expect(body.problems).toEqual([expect.stringMatching(/^input: /), expect.stringMatching(/^messageId: /)]);
       expect((await chatPost(served.url, '{not json')).status).toBe(400);
       expect((await chatPost(served.url, '[1]')).status).toBe(400);
-      const abort = await fetch(`${served.url}/api/chat/chat/abort`, { method: 'POST', headers: { 'x-user': 'ann' }, body: '{}' });
+      const abort = await fetch(`${served.url}/api/chat/chat/abort`, { method: 'POST', headers: { 'x-user': 'ann', 'content-type': 'application/json' }, body: '{}' });
       expect(abort.status).toBe(400);
       expect(served.upstream).toHaveLength(0);
     });

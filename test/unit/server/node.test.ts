@@ -231,11 +231,11 @@ describe('toNodeHandler', () => {
         for await (const chunk of req) text += String(chunk);
         req.body = text === '' ? undefined : (JSON.parse(text) as unknown);
       });
-      const ok = await fetch(`${url}/api/embed-session`, { method: 'POST', headers: { cookie: 'sid=ann' }, body: JSON.stringify({ surface: 'chat' }) });
+      const ok = await fetch(`${url}/api/embed-session`, { method: 'POST', headers: { cookie: 'sid=ann', 'content-type': 'application/json' }, body: JSON.stringify({ surface: 'chat' }) });
       expect(ok.status).toBe(200);
       expect(ok.headers.get('cache-control')).toBe('no-store');
       expect(((await ok.json()) as { sessionId: string }).sessionId).toMatch(/^[0-9a-f]{32}$/);
-      const anonymous = await fetch(`${url}/api/embed-session`, { method: 'POST' });
+      const anonymous = await fetch(`${url}/api/embed-session`, { method: 'POST', headers: { 'content-type': 'application/json' } });
       expect(anonymous.status).toBe(401);
     } finally {
       await emulator.close();
