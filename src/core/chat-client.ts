@@ -131,6 +131,12 @@ export interface ChatClientOptions {
   onInvalidLine?: (value: unknown, reason: string) => void;
   /** Called with each line that is not JSON; the line is then skipped. */
   onMalformedLine?: (line: string, error: unknown) => void;
+  /**
+   * Longest stream line accepted, in bytes (default 16 MiB, as `readNdjson`). A longer line fails
+   * the stream with a `ServiceStreamError` coded `line_too_long`; it is not resent, since the
+   * resend would bring the same line.
+   */
+  maxLineBytes?: number;
   /** Called before each resend, for example to show "reconnecting" in a UI. */
   onResubscribe?: (event: ResubscribeEvent) => void;
   /**
@@ -471,7 +477,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         } else if (response) {
           if (!response.body) throw new ServiceConfigError('This `fetch` gave no body to stream');
           started = true;
-          const lines = readNdjson(response.body, { signal, onMalformedLine });
+          const lines = readNdjson(response.body, { signal, onMalformedLine, maxLineBytes: options.maxLineBytes });
           let sawAborted = false;
           try {
             for (;;) {
@@ -482,6 +488,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                 checkAborted();
                 // After __aborted__ nothing more is owed; resending could even start the agent again.
                 if (sawAborted) return;
+                // A line over the limit is no dropped connection: a resend would bring it again.
+                if (ServiceStreamError.isInstance(error)) throw error;
                 cause = error;
                 break;
               }

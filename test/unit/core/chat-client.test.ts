@@ -598,3 +598,31 @@ describe('createReplayFilter (the dedupe of a resubscription)', () => {
     expect(filter.accept(finished)).toBe(finished);
   });
 });
+
+describe('createChatClient: line limit', () => {
+  it('fails with line_too_long on a line over maxLineBytes, without resending', async () => {
+    let calls = 0;
+    const encoder = new TextEncoder();
+    const fetchLong: typeof fetch = async () => {
+      calls += 1;
+      const cutoff = JSON.stringify({ id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId: 'c1' }, sort: 0 });
+      const long = JSON.stringify({ id: 'm1', role: 'assistant', content: 'x'.repeat(500), isDelta: false, sort: 1 });
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          // The long line arrives in small pieces, so no single chunk is over the limit.
+          controller.enqueue(encoder.encode(`${cutoff}\n`));
+          const bytes = encoder.encode(`${long}\n`);
+          for (let i = 0; i < bytes.length; i += 7) controller.enqueue(bytes.slice(i, i + 7));
+          controller.close();
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } });
+    };
+    const client = createChatClient({ url: 'https://ai.example.com/agents/1', fetch: fetchLong, maxLineBytes: 200, resubscribe: fast });
+    const { lines, error } = await collectUntilError(client.stream({ input: 'hi' }));
+    expect(ids(lines)).toEqual(['__cutoff__']);
+    expect(ServiceStreamError.isInstance(error)).toBe(true);
+    expect((error as ServiceStreamError).code).toBe('line_too_long');
+    expect(calls).toBe(1);
+  });
+});
