@@ -4,7 +4,14 @@ import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { serviceRoutes } from './.storybook/service-routes.ts';
 import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
-import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession } from './test/browser/commands.ts';
+import {
+  advanceEmulatorClock,
+  auditFrameAccessibility,
+  emulateColorScheme,
+  inspectEmbedFrame,
+  mintClockedSession,
+  mintEmbedSession,
+} from './test/browser/commands.ts';
 
 /**
  * Each browser project gets a fresh options object: vitest mutates `instances`. The browser is
@@ -39,7 +46,15 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
           globalSetup: ['test/browser/global-setup.ts'],
-          browser: { ...browser(), commands: { mintEmbedSession, emulateColorScheme, auditFrameAccessibility } },
+          browser: { ...browser(), commands: {
+            mintEmbedSession,
+            emulateColorScheme,
+            auditFrameAccessibility,
+            mintClockedSession,
+            advanceEmulatorClock,
+            inspectEmbedFrame,
+          },
+        },
         },
       },
       {
