@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserCommand } from 'vitest/node';
 import type { EmulatorContext, ManualClock } from '../../src/emulator';
-import { createSessionHandler } from '../../src/server';
+import { createSessionHandler } from '../../src/server/index.ts';
 
 /** Key of the registry on `globalThis`. */
 export const EMULATOR_REGISTRY = Symbol.for('@service/react/browser-tests/emulator');
