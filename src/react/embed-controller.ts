@@ -6,7 +6,7 @@
  * @module
  */
 import { createEmbedChannel, type EmbedChannel } from '../core/embed-channel';
-import { buildEmbedUrl, buildFilterUrlParameter, type BuildEmbedUrlOptions, type EmbedFilters } from '../core/embed-url';
+import { buildEmbedUrl, buildFilterUrlParameter, filterEntries, type BuildEmbedUrlOptions, type EmbedFilters } from '../core/embed-url';
 import { ServiceConfigError, ServiceError, ServiceValidationError } from '../core/errors';
 import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedTheme, Surface } from '../core/protocol/embed';
 import type { EmbedSessionRequest, GetEmbedSession } from './context';
@@ -33,7 +33,7 @@ export interface EmbedViewState {
   timezone?: string | undefined;
 }
 
-/** Error codes of the embeds' own failures (on `ServiceError.code`). */
+/** Error codes of the embeds' own failures (on `ServiceError.code`); written out where used, so this table costs no bytes. */
 export const EMBED_ERROR_CODES = {
   /** `getEmbedSession` did not settle within `readyTimeoutMs`. */
   sessionTimeout: 'session_timeout',
@@ -83,55 +83,34 @@ export interface EmbedController {
 
 const VIEW_KEYS = ['colorScheme', 'theme', 'locale', 'filters', 'timezone'] as const;
 
-/** The action that brings the page to `value` for `key`, or `undefined` when there is nothing to send. */
+/** The action of each view key but `filters`: its name after `service:action:`, and the payload field (none: the value is the payload). */
+const VIEW_ACTIONS: { readonly [key: string]: readonly [string, string?] } = {
+  colorScheme: ['set-color-scheme', 'scheme'],
+  theme: ['set-theme'],
+  locale: ['set-locale', 'locale'],
+  timezone: ['set-timezone', 'timezone'],
+};
+
+/** The action that brings the page from `previous` to `value` for `key`; `undefined` when there is nothing to send. */
 function viewAction(key: keyof EmbedViewState, value: unknown, previous: unknown): EmbedActionInit | undefined {
-  if (value === undefined) {
-    // Only filters can be taken back: each removed member is cleared with an empty value.
-    if (key !== 'filters' || previous === undefined) return;
+  if (key === 'filters') {
+    // Every member set before and not now is cleared with an empty value.
+    const next: Record<string, unknown> = {};
+    for (const [member] of filterEntries(previous) ?? []) next[member as string] = { value: [] };
+    for (const [member, condition] of filterEntries(value) ?? []) if (condition != null) next[member as string] = condition;
+    const filterUrlParameter = buildFilterUrlParameter(next as EmbedFilters);
+    return filterUrlParameter ? { type: 'service:action:set-filter', payload: { filterUrlParameter } } : undefined;
   }
-  switch (key) {
-    case 'colorScheme':
-      return { type: 'service:action:set-color-scheme', payload: { scheme: value as ColorScheme } };
-    case 'theme':
-      return { type: 'service:action:set-theme', payload: value as EmbedTheme };
-    case 'locale':
-      return { type: 'service:action:set-locale', payload: { locale: value as string } };
-    case 'timezone':
-      return { type: 'service:action:set-timezone', payload: { timezone: value as string } };
-    default: {
-      const next: Record<string, unknown> = {};
-      for (const member of memberNames(previous)) next[member] = { value: [] };
-      Object.assign(next, filterRecord(value));
-      const filterUrlParameter = buildFilterUrlParameter(next as EmbedFilters);
-      return filterUrlParameter ? { type: 'service:action:set-filter', payload: { filterUrlParameter } } : undefined;
-    }
-  }
+  if (value === undefined) return;
+  const [name, field] = VIEW_ACTIONS[key]!;
+  return { type: `service:action:${name}`, payload: field ? { [field]: value } : value } as EmbedActionInit;
 }
 
-/** Filters in the object form, whichever form they came in (`null`/`undefined` entries kept out). */
-function filterRecord(filters: unknown): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  if (Array.isArray(filters)) {
-    for (const entry of filters as { member?: unknown }[]) {
-      const { member, ...condition } = entry ?? {};
-      record[String(member)] = condition;
-    }
-  } else if (filters && typeof filters === 'object') {
-    for (const [member, value] of Object.entries(filters)) if (value != null) record[member] = value;
-  }
-  return record;
-}
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-function memberNames(filters: unknown): string[] {
-  return Object.keys(filterRecord(filters));
-}
-
-const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
-
-function toServiceError(error: unknown, code: string, what: string): ServiceError {
-  if (ServiceError.isInstance(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new ServiceConfigError(`${what}: ${message}`, { code, cause: error });
+/** A typed error for anything thrown; `ServiceError`s pass as they are. */
+function toServiceError(error: unknown, code: string): ServiceError {
+  return ServiceError.isInstance(error) ? error : new ServiceConfigError(String((error as Error)?.message ?? error), { code, cause: error });
 }
 
 /**
@@ -204,7 +183,7 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       renew();
     } else if (type === 'service:event:error' && (payload as { fatal?: boolean }).fatal) {
       // Reported to `onError` as the event itself, by the hook; the state gets a typed error.
-      fail(new ServiceError((payload as { message: string }).message, { code: EMBED_ERROR_CODES.embedError, cause: event }), false);
+      fail(new ServiceError((payload as { message: string }).message, { code: 'embed_error', cause: event }), false);
     }
   };
 
@@ -218,10 +197,9 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
     const options = read();
     const { surface, tenantUrl, getEmbedSession, readyTimeoutMs } = options;
     try {
-      if (options.tenantError || !tenantUrl) throw options.tenantError ?? new ServiceConfigError('tenantUrl is required');
-      if (!getEmbedSession) {
-        throw new ServiceConfigError('ServiceProvider: `getEmbedSession` is required by the embeds, e.g. getEmbedSession={fetchEmbedSession()}');
-      }
+      // The provider's check of `tenantUrl` (ServiceConfigError) covers a missing one too.
+      if (options.tenantError || !tenantUrl) throw options.tenantError;
+      if (!getEmbedSession) throw new ServiceConfigError('ServiceProvider needs getEmbedSession, e.g. fetchEmbedSession()');
       const view = desired as EmbedViewState;
       const src = (sessionId: string): string =>
         buildEmbedUrl({
@@ -241,17 +219,17 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       const controller = (abort = new AbortController());
       const sessionId: unknown = await new Promise<string>((resolve, reject) => {
         readyTimer = setTimeout(() => {
-          reject(new ServiceConfigError(`getEmbedSession did not settle within ${readyTimeoutMs} ms`, { code: EMBED_ERROR_CODES.sessionTimeout }));
+          reject(new ServiceConfigError(`getEmbedSession did not settle in ${readyTimeoutMs} ms`, { code: 'session_timeout' }));
           controller.abort();
         }, readyTimeoutMs);
         getEmbedSession(request, { signal: controller.signal }).then(resolve, (error: unknown) =>
-          reject(toServiceError(error, EMBED_ERROR_CODES.sessionFailed, 'getEmbedSession failed')),
+          reject(toServiceError(error, 'session_failed')),
         );
       });
       if (current !== generation) return;
       clearTimeout(readyTimer);
       if (typeof sessionId !== 'string' || !sessionId.trim()) {
-        throw new ServiceValidationError([`getEmbedSession must resolve with a session id string, got ${JSON.stringify(sessionId) ?? String(sessionId)}`]);
+        throw new ServiceValidationError([`getEmbedSession must resolve with a session id, got ${JSON.stringify(sessionId)}`]);
       }
       const url = src(sessionId);
       // What the URL carries is told; the rest of the view state, and where the viewer was,
@@ -263,11 +241,11 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       for (const key of VIEW_KEYS) tell(key);
       if (lastPath !== undefined) channel?.send({ type: 'service:action:navigate', payload: { path: lastPath } });
       readyTimer = setTimeout(
-        () => fail(new ServiceError(`The embed did not send ready within ${readyTimeoutMs} ms`, { code: EMBED_ERROR_CODES.readyTimeout })),
+        () => fail(new ServiceError(`No ready from the embed in ${readyTimeoutMs} ms`, { code: 'ready_timeout' })),
         readyTimeoutMs,
       );
     } catch (error) {
-      if (current === generation) fail(toServiceError(error, EMBED_ERROR_CODES.sessionFailed, 'Embed'));
+      if (current === generation) fail(toServiceError(error, 'session_failed'));
     }
   }
 
@@ -331,7 +309,7 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
         try {
           tell(key);
         } catch (error) {
-          fail(toServiceError(error, 'invalid_options', key));
+          fail(toServiceError(error, 'invalid_options'));
         }
       }
       props = { ...next };

@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type RefCallback } from 'react';
 import type { ChatSwitches, DashboardSwitches, EmbedFilters, EmbedTimeGrain } from '../core/embed-url';
 import type { ServiceError } from '../core/errors';
+import { isEmbedEventType } from '../core/protocol/embed';
 import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedEventOf, EmbedTheme } from '../core/protocol/embed';
 import { useServiceContext } from './context';
 import { createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
@@ -131,16 +132,9 @@ export interface UseEmbedResult {
   iframeRef: RefCallback<HTMLIFrameElement> | undefined;
 }
 
-const EVENT_CALLBACKS: { readonly [type: string]: keyof EmbedCallbacks } = {
-  'service:event:ready': 'onReady',
-  'service:event:view': 'onView',
-  'service:event:navigate': 'onNavigate',
-  'service:event:dashboard-loaded': 'onDashboardLoaded',
-  'service:event:download': 'onDownload',
-  'service:event:drilldown': 'onDrilldown',
-  'service:event:ai-query': 'onAiQuery',
-  'service:event:error': 'onError',
-};
+/** `service:event:dashboard-loaded` → `onDashboardLoaded`: the typed callback of a known event. */
+const callbackOf = (type: string): keyof EmbedCallbacks =>
+  `on${type.slice(14).replace(/(?:^|-)(\w)/g, (_, letter: string) => letter.toUpperCase())}` as keyof EmbedCallbacks;
 
 const subscribeNothing = (): (() => void) => () => {};
 const isClient = (): boolean => true;
@@ -184,8 +178,7 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
         renewAfterMs: current.renewAfterMs ?? DEFAULT_RENEW_AFTER_MS,
         onEvent(event) {
           call('onEvent', event);
-          const name = EVENT_CALLBACKS[event.type];
-          if (name) (latest.current.options[name] as ((event: AnyEmbedEvent) => void) | undefined)?.(event);
+          if (isEmbedEventType(event.type)) (latest.current.options[callbackOf(event.type)] as ((event: AnyEmbedEvent) => void) | undefined)?.(event);
         },
         onError: (error) => call('onError', error),
         onSessionRenewed: () => call('onSessionRenewed'),

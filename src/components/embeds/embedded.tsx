@@ -68,7 +68,8 @@ function EmbedFrame(props: EmbedFrameProps & UseEmbedOptions, ref: ForwardedRef<
           title={labels.title}
           allow={ALLOW[surface]}
           data-part="frame"
-          style={{ display: 'block', width: '100%', height: '100%', border: 0, borderRadius: 'inherit', visibility: status === 'ready' ? undefined : 'hidden' }}
+          // Hidden, not removed, until ready: the page loads behind the placeholder.
+          style={{ display: 'block', width: '100%', height: '100%', border: 0, visibility: status === 'ready' ? undefined : 'hidden' }}
         />
       )}
       {status === 'error'

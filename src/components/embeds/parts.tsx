@@ -1,6 +1,7 @@
 /**
  * The parts of an embed's frame a partner can recompose: the placeholder shown until `ready`, the
- * error state with its retry button. Styled with the `--service-*` tokens only.
+ * error state with its retry button. Styled by `@service/react/styles.css` through their
+ * `data-part` (with the `--service-*` tokens); only what keeps them over the frame is inline.
  *
  * @module
  */
@@ -20,36 +21,17 @@ export interface EmbedLabels {
   retry: string;
 }
 
-const NOUNS: { readonly [S in Surface]: readonly [string, string] } = {
-  dashboard: ['Dashboard', 'dashboard'],
-  app: ['Analytics app', 'analytics app'],
-  chat: ['Analytics chat', 'analytics chat'],
-};
+const NOUNS: { readonly [S in Surface]: string } = { dashboard: 'Dashboard', app: 'Analytics app', chat: 'Analytics chat' };
 
 /** The default {@link EmbedLabels} of a surface, with `labels` over them. */
 export function embedLabels(surface: Surface, labels?: Partial<EmbedLabels>): EmbedLabels {
-  const [title, noun] = NOUNS[surface];
+  const title = NOUNS[surface];
+  const noun = title.toLowerCase();
   return { title, loading: `Loading the ${noun}…`, errorTitle: `The ${noun} could not be shown`, retry: 'Try again', ...labels };
 }
 
-/** Covers the frame exactly, so the placeholder and the error take the iframe's size (no layout shift). */
-const cover: CSSProperties = {
-  position: 'absolute',
-  inset: 0,
-  display: 'flex',
-  flexDirection: 'column',
-  alignItems: 'center',
-  justifyContent: 'center',
-  gap: 'var(--service-space-3, 12px)',
-  padding: 'var(--service-space-4, 16px)',
-  boxSizing: 'border-box',
-  borderRadius: 'inherit',
-  background: 'var(--service-color-surface, #f6f7f9)',
-  color: 'var(--service-color-text-muted, #5b6270)',
-  fontFamily: 'var(--service-font-family, system-ui, sans-serif)',
-  fontSize: 'var(--service-font-size-sm, 0.875rem)',
-  textAlign: 'center',
-};
+/** Over the frame even without the stylesheet: the placeholder never pushes the iframe down. */
+const cover: CSSProperties = { position: 'absolute', inset: 0 };
 
 /** Props of {@link EmbedPlaceholder}. */
 export interface EmbedPlaceholderProps {
@@ -68,6 +50,21 @@ export function EmbedPlaceholder({ label, children }: EmbedPlaceholderProps): Re
   );
 }
 
+/** Props of {@link EmbedRetryButton}. */
+export interface EmbedRetryButtonProps {
+  retry: () => void;
+  label: string;
+}
+
+/** The error state's button: loads the embed again with a new session. */
+export function EmbedRetryButton({ retry, label }: EmbedRetryButtonProps): ReactNode {
+  return (
+    <button type="button" data-part="retry" onClick={retry}>
+      {label}
+    </button>
+  );
+}
+
 /** Props of {@link EmbedErrorState}. */
 export interface EmbedErrorStateProps {
   /** The typed error; its `message` is shown under the heading. */
@@ -78,39 +75,11 @@ export interface EmbedErrorStateProps {
   children?: ReactNode;
 }
 
-/** Props of {@link EmbedRetryButton}. */
-export interface EmbedRetryButtonProps {
-  retry: () => void;
-  label: string;
-}
-
-/** The error state's button: loads the embed again. */
-export function EmbedRetryButton({ retry, label }: EmbedRetryButtonProps): ReactNode {
-  return (
-    <button
-      type="button"
-      data-part="retry"
-      onClick={retry}
-      style={{
-        font: 'inherit',
-        padding: 'var(--service-space-2, 8px) var(--service-space-4, 16px)',
-        border: 0,
-        borderRadius: 'var(--service-radius-md, 8px)',
-        background: 'var(--service-color-accent, #2454d6)',
-        color: 'var(--service-color-on-accent, #fff)',
-        cursor: 'pointer',
-      }}
-    >
-      {label}
-    </button>
-  );
-}
-
 /** Shown over the frame when the session, the configuration or the embed itself failed. */
 export function EmbedErrorState({ error, retry, labels, children }: EmbedErrorStateProps): ReactNode {
   return (
     <div role="alert" data-part="error" style={cover}>
-      <strong style={{ color: 'var(--service-color-danger, #b42318)', fontSize: 'var(--service-font-size-md, 1rem)' }}>{labels.errorTitle}</strong>
+      <strong data-part="error-title">{labels.errorTitle}</strong>
       {error && <span data-part="error-message">{error.message}</span>}
       <EmbedRetryButton retry={retry} label={labels.retry} />
       {children}
