@@ -32,6 +32,7 @@ describe('embed types', () => {
   it('each surface has its own identifying prop', () => {
     expectTypeOf<EmbeddedDashboardProps['publicId']>().toEqualTypeOf<string>();
     expectTypeOf<EmbeddedAppProps['deploymentId']>().toEqualTypeOf<number>();
-    expectTypeOf<'filters' extends keyof EmbeddedChatProps ? true : false>().toEqualTypeOf<false>();
+    expectTypeOf<'timeGrains' extends keyof EmbeddedChatProps ? true : false>().toEqualTypeOf<false>();
+    expectTypeOf<'publicId' extends keyof EmbeddedChatProps ? true : false>().toEqualTypeOf<false>();
   });
 });
