@@ -141,7 +141,7 @@ describe('actions and declarative props have their visible effect', () => {
     const ref = createRef<EmbedHandle>();
     const session = countingSession();
     let ready = 0;
-    type Props = { colorScheme: 'light' | 'dark'; locale: string; timezone: string; status?: string };
+    type Props = { colorScheme: 'light' | 'dark'; locale: string; timezone: string; status?: string; primaryColor?: string };
     const control: { setProps?: (props: Props) => void } = {};
     function Host() {
       const [props, set] = useState<Props>({ colorScheme: 'light', locale: 'en-US', timezone: 'UTC' });
@@ -157,6 +157,7 @@ describe('actions and declarative props have their visible effect', () => {
             locale={props.locale}
             timezone={props.timezone}
             filters={props.status ? { 'orders.status': props.status } : {}}
+            theme={props.primaryColor ? { primaryColor: props.primaryColor } : undefined}
             onReady={() => (ready += 1)}
           />
         </Provider>
@@ -169,10 +170,12 @@ describe('actions and declarative props have their visible effect', () => {
     const before = await commands.inspectEmbedFrame(part);
     expect(before).toMatchObject({ lang: 'en-US', requestedScheme: 'light' });
 
-    act(() => control.setProps!({ colorScheme: 'dark', locale: 'fr-FR', timezone: 'Asia/Tokyo', status: 'completed' }));
+    act(() => control.setProps!({ colorScheme: 'dark', locale: 'fr-FR', timezone: 'Asia/Tokyo', status: 'completed', primaryColor: '#00aa00' }));
+    let completed: Record<string, string | undefined> = {};
     await waitFor(async () => {
       const after = await commands.inspectEmbedFrame(part);
-      expect(after).toMatchObject({ lang: 'fr-FR', requestedScheme: 'dark', appliedScheme: 'dark' });
+      expect(after).toMatchObject({ lang: 'fr-FR', requestedScheme: 'dark', appliedScheme: 'dark', primaryColor: 'rgb(0, 170, 0)' });
+      completed = after.rows;
       expect(after.timezoneText).toContain('Asia/Tokyo');
       expect(after.rows).not.toEqual(before.rows);
     }, { timeout: 15_000 });
@@ -188,6 +191,8 @@ describe('actions and declarative props have their visible effect', () => {
       const after = await commands.inspectEmbedFrame(part);
       expect(after).toMatchObject({ lang: 'ja-JP', requestedScheme: 'light', refreshCount: '1', primaryColor: 'rgb(255, 0, 0)' });
       expect(after.timezoneText).toContain('Europe/Berlin');
+      expect(Object.values(after.rows).every((rows) => rows !== undefined)).toBe(true);
+      expect(after.rows).not.toEqual(completed);
     }, { timeout: 15_000 });
     ref.current!.send({ type: 'service:action:navigate', payload: { path: '/dashboard/sales-overview/widgets/revenue-kpi' } });
     await waitFor(async () => expect(Object.keys((await commands.inspectEmbedFrame(part)).rows)).toEqual(['revenue-kpi']));
