@@ -6,7 +6,15 @@ import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { serviceRoutes } from './.storybook/service-routes.ts';
 import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
-import { auditFrameAccessibility, emulateColorScheme, mintEmbedSession, signDataToken } from './test/browser/commands.ts';
+import {
+  advanceEmulatorClock,
+  auditFrameAccessibility,
+  emulateColorScheme,
+  inspectEmbedFrame,
+  mintClockedSession,
+  mintEmbedSession,
+  signDataToken,
+} from './test/browser/commands.ts';
 
 /**
  * Each browser project gets a fresh options object: vitest mutates `instances`. The browser is
@@ -47,7 +55,16 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
           globalSetup: ['test/browser/global-setup.ts'],
-          browser: { ...browser(), commands: { mintEmbedSession, emulateColorScheme, auditFrameAccessibility, signDataToken } },
+          browser: { ...browser(), commands: {
+            mintEmbedSession,
+            emulateColorScheme,
+            auditFrameAccessibility,
+            mintClockedSession,
+            advanceEmulatorClock,
+            inspectEmbedFrame,
+            signDataToken,
+          },
+        },
         },
       },
       {

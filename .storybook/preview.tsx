@@ -1,6 +1,6 @@
 import type { Preview } from '@storybook/react-vite';
 import '../src/styles.css';
-import { ServiceProvider } from '../src/react';
+import { ServiceProvider, fetchEmbedSession } from '../src/react';
 import type { StoryServiceConfig } from './service-routes';
 
 type Theme = 'light' | 'dark' | 'system';
@@ -35,7 +35,11 @@ const preview: Preview = {
     (Story, { loaded }) => {
       const service = loaded.service as StoryServiceConfig | undefined;
       return (
-        <ServiceProvider tenantUrl={service?.tenantUrl} chat={{ url: service?.chatUrl }}>
+        <ServiceProvider
+          tenantUrl={service?.tenantUrl}
+          chat={{ url: service?.chatUrl }}
+          getEmbedSession={service ? fetchEmbedSession(service.embedSessionUrl) : undefined}
+        >
           <Story />
         </ServiceProvider>
       );

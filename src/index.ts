@@ -20,8 +20,24 @@ export type {
   DataSettings,
   ExternalStore,
 } from './react';
+export { fetchEmbedSession, useEmbed, DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS, EMBED_ERROR_CODES } from './react';
+export type {
+  UseEmbedOptions,
+  UseEmbedResult,
+  EmbedHandle,
+  EmbedCallbacks,
+  EmbedViewProps,
+  EmbedCommonOptions,
+  EmbedDashboardOptions,
+  EmbedErrorInfo,
+} from './react/use-embed';
+export type { EmbedStatus } from './react/embed-controller';
 
 // Components
+export { EmbeddedDashboard, EmbeddedApp, EmbeddedChat } from './components/embeds/embedded';
+export type { EmbeddedDashboardProps, EmbeddedAppProps, EmbeddedChatProps, EmbedFrameProps } from './components/embeds/embedded';
+export { EmbedPlaceholder, EmbedErrorState, EmbedRetryButton, embedLabels } from './components/embeds/parts';
+export type { EmbedLabels, EmbedPlaceholderProps, EmbedErrorStateProps, EmbedRetryButtonProps } from './components/embeds/parts';
 
 // The framework-free core
 export * from './core';

@@ -195,8 +195,8 @@ function isScalar(value: unknown): value is EmbedFilterScalar {
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
-/** The `[member, value]` pairs of `filters`, whichever form they came in; `undefined` for neither form. */
-function filterEntries(filters: unknown): (readonly [unknown, unknown])[] | undefined {
+/** The `[member, value]` pairs of `filters`, whichever form they came in; `undefined` for neither form. Shared with the embeds, which diff filters. */
+export function filterEntries(filters: unknown): (readonly [unknown, unknown])[] | undefined {
   if (Array.isArray(filters)) {
     return filters.map((entry: unknown) => {
       if (!isRecord(entry)) return [undefined, entry];

@@ -16,3 +16,6 @@ export type {
 export { useStore } from './use-store';
 export type { ExternalStore } from './use-store';
 export { useLatest, useIsomorphicLayoutEffect } from './use-latest';
+export { fetchEmbedSession } from './fetch-embed-session';
+export { useEmbed, DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from './use-embed';
+export { EMBED_ERROR_CODES } from './embed-controller';

@@ -20,7 +20,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserCommand } from 'vitest/node';
-import type { EmulatorContext, SignDeploymentTokenOptions } from '../../src/emulator';
+import type { EmulatorContext, ManualClock, SignDeploymentTokenOptions } from '../../src/emulator';
+import { createSessionHandler } from '../../src/server/index.ts';
 
 /** Key of the registry on `globalThis`. */
 export const EMULATOR_REGISTRY = Symbol.for('@service/react/browser-tests/emulator');
@@ -35,6 +36,8 @@ export interface EmulatorRegistry {
    * imports this file, and must not bundle the emulator (its generated page script may not exist yet).
    */
   signToken(options: SignDeploymentTokenOptions): Promise<string>;
+  /** A second emulator whose clock only moves when a test says so (session renewal tests). */
+  clocked: { url: string; apiKey: string; clock: ManualClock };
 }
 
 function registry(): EmulatorRegistry {
@@ -86,6 +89,76 @@ export const signDataToken: BrowserCommand<[options?: SignDataTokenOptions]> = a
   return registry().signToken({ deploymentId: options.deploymentId ?? 1, claims: options.claims ?? {} });
 };
 
+/**
+ * Mints a session on the manual-clock emulator through a session route made with
+ * `createSessionHandler`, as a partner's server does, and resolves with its id.
+ */
+export const mintClockedSession: BrowserCommand<[request: Record<string, unknown>]> = async (_context, request) => {
+  const { clocked } = registry();
+  const handler = createSessionHandler({
+    baseUrl: clocked.url,
+    apiKey: clocked.apiKey,
+    deploymentId: 1,
+    resolve: () => ({ externalId: 'renewal-viewer@acme.test' }),
+  });
+  const response = await handler(
+    new Request('http://localhost/api/embed-session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }),
+  );
+  const body = (await response.json()) as { sessionId?: string };
+  if (response.status !== 200 || !body.sessionId) throw new Error(`the session route answered ${response.status}: ${JSON.stringify(body)}`);
+  return body.sessionId;
+};
+
+/** Moves the manual-clock emulator's clock forward. */
+export const advanceEmulatorClock: BrowserCommand<[milliseconds: number]> = async (_context, milliseconds) => {
+  registry().clocked.clock.advance(milliseconds);
+};
+
+/** What {@link inspectEmbedFrame} reads from an emulator embed page. */
+export interface EmbedFrameView {
+  path: string;
+  lang: string;
+  requestedScheme: string | undefined;
+  appliedScheme: string | undefined;
+  timezoneText: string;
+  refreshCount: string | undefined;
+  heading: string;
+  rows: Record<string, string | undefined>;
+  primaryColor: string;
+}
+
+/**
+ * Reads what the viewer sees in the emulator embed page whose address contains `urlPart` (a frame
+ * of another origin, which the test page cannot script): language, colour scheme, time zone line,
+ * refresh count, heading and each widget's row count.
+ */
+export const inspectEmbedFrame: BrowserCommand<[urlPart: string]> = async (context, urlPart) => {
+  if (context.provider.name !== 'playwright') throw new Error('inspectEmbedFrame needs the playwright provider');
+  const frames = context.page.frames().filter((candidate) => candidate.url().includes(urlPart));
+  if (frames.length !== 1) throw new Error(`${frames.length} frames at an address containing ${urlPart}`);
+  return frames[0]!.evaluate(() => {
+    const root = document.documentElement;
+    const probe = document.createElement('span');
+    probe.className = 'svc-probe';
+    document.body.append(probe);
+    const primaryColor = getComputedStyle(probe).color;
+    probe.remove();
+    const rows: Record<string, string | undefined> = {};
+    for (const widget of document.querySelectorAll<HTMLElement>('[data-widget-id]')) rows[widget.dataset['widgetId'] ?? ''] = widget.dataset['rows'];
+    return {
+      path: location.pathname,
+      lang: root.lang,
+      requestedScheme: root.dataset['requestedScheme'],
+      appliedScheme: root.dataset['colorScheme'],
+      timezoneText: document.querySelector('[data-part="timezone"]')?.textContent ?? '',
+      refreshCount: document.querySelector<HTMLElement>('[data-part="refreshed"]')?.dataset['refreshCount'],
+      heading: document.querySelector('h1')?.textContent?.trim() ?? '',
+      rows,
+      primaryColor,
+    };
+  });
+};
+
 /** Emulates the operating system's color scheme preference. */
 export const emulateColorScheme: BrowserCommand<[scheme: 'light' | 'dark']> = async (context, scheme) => {
   if (context.provider.name !== 'playwright') throw new Error('emulateColorScheme needs the playwright provider');
@@ -129,5 +202,8 @@ declare module 'vitest/browser' {
     emulateColorScheme: (scheme: 'light' | 'dark') => Promise<void>;
     auditFrameAccessibility: (urlPart: string) => Promise<AxeViolation[]>;
     signDataToken: (options?: SignDataTokenOptions) => Promise<string>;
+    mintClockedSession: (request: Record<string, unknown>) => Promise<string>;
+    advanceEmulatorClock: (milliseconds: number) => Promise<void>;
+    inspectEmbedFrame: (urlPart: string) => Promise<EmbedFrameView>;
   }
 }

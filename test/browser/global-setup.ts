@@ -8,9 +8,10 @@
  * different origin, so cross-origin rules of `postMessage` apply for real. Two servers give two
  * embed origins: `embedOrigin` plays the tenant, `otherEmbedOrigin` a foreign site.
  *
- * The fake embed page (`/embed`) takes these query parameters:
- * - `parent` (required): the host page's origin, the only target it posts to and the only origin
- *   it accepts messages from (never `*`).
+ * The fake embed page (`/embed`, and any path under it, so that embed components can load it)
+ * takes these query parameters:
+ * - `parent`: the host page's origin, the only target it posts to and the only origin it accepts
+ *   messages from (never `*`). Default: the embedding page's origin as the browser reports it.
  * - `id`: a name echoed in its messages, to tell iframes apart.
  * - `surface`: the `surface` of its events (default `dashboard`).
  * - `ready=manual`: wait for a `{ fake: 'ready' }` command instead of sending `ready` on load.
@@ -27,7 +28,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import { signDeploymentToken, startEmulator } from '../../src/emulator';
+import { createManualClock, signDeploymentToken, startEmulator } from '../../src/emulator';
 import { PAGE_SCRIPT } from '../../src/emulator/embed/page-script.generated';
 import { buildPageScript } from '../helpers/embed-page-script';
 import { EMULATOR_REGISTRY, type EmulatorRegistry } from './commands';
@@ -40,6 +41,8 @@ declare module 'vitest' {
     otherEmbedOrigin: string;
     /** `{base_url}` of the emulator, `http://127.0.0.1:<port>`: another origin than the test page. */
     emulatorUrl: string;
+    /** `{base_url}` of a second emulator on a manual clock (`advanceEmulatorClock`), for session renewal. */
+    clockedEmulatorUrl: string;
   }
 }
 
@@ -50,7 +53,7 @@ const EMBED_PAGE = `<!doctype html>
 <script>
 (() => {
   const query = new URLSearchParams(location.search);
-  const parentOrigin = query.get('parent');
+  const parentOrigin = query.get('parent') || location.ancestorOrigins[0];
   const id = query.get('id') || '';
   const surface = query.get('surface') || 'dashboard';
   const received = [];
@@ -86,7 +89,7 @@ const EMBED_PAGE = `<!doctype html>
 function startServer(): Promise<{ server: Server; origin: string }> {
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/embed') {
+    if (url.pathname !== '/embed' && !url.pathname.startsWith('/embed/')) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
@@ -118,6 +121,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
   }
   const emulator = await startEmulator({ port: 0, chatPace: 'instant' });
+  // Its own emulator, so moving its clock never expires the sessions of other tests.
+  const clock = createManualClock();
+  const clocked = await startEmulator({ port: 0, chatPace: 'instant', clock });
+  project.provide('clockedEmulatorUrl', clocked.url);
   project.provide('embedOrigin', tenant.origin);
   project.provide('otherEmbedOrigin', other.origin);
   project.provide('emulatorUrl', emulator.url);
@@ -126,10 +133,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     apiKey: emulator.apiKey,
     context: emulator.context,
     signToken: (options) => signDeploymentToken(emulator.world, { ...options, now: emulator.context.clock.now() }),
+    clocked: { url: clocked.url, apiKey: clocked.apiKey, clock },
   };
   (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY] = registry;
   return async () => {
     delete (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY];
-    await Promise.all([stopServer(tenant.server), stopServer(other.server), emulator.close()]);
+    await Promise.all([stopServer(tenant.server), stopServer(other.server), emulator.close(), clocked.close()]);
   };
 }

@@ -547,7 +547,7 @@ export const EMBED_EVENT_TYPES: readonly [
   'service:event:drilldown',
   'service:event:ai-query',
   'service:event:error',
-] = Object.keys(eventPayloadRules) as never;
+] = /*#__PURE__*/ Object.keys(eventPayloadRules) as never;
 
 /** Every action type, in the order of 6.3, then those of service-behaviour 2 (the keys of the rules). */
 export const EMBED_ACTION_TYPES: readonly [
@@ -559,7 +559,7 @@ export const EMBED_ACTION_TYPES: readonly [
   'service:action:refresh',
   'service:action:set-timezone',
   'service:action:set-session',
-] = Object.keys(actionPayloadRules) as never;
+] = /*#__PURE__*/ Object.keys(actionPayloadRules) as never;
 
 const envelopeRules = (direction: EmbedDirection, prefix: string): { readonly [field: string]: Rule } => ({
   direction: oneOf([direction]),

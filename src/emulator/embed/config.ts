@@ -30,6 +30,13 @@ export const ECHO_PARAMETER = '__emulatorEcho';
  */
 export const STATE_EVENT_TYPE = 'service:event:x-emulator-state';
 
+/**
+ * Posted with payload `{}` (our choice: the service publishes none) when the page's token lapses,
+ * by timer or when the data API refuses it. An event type the protocol does not type yet, so
+ * hosts receive it as an unknown event.
+ */
+export const SESSION_EXPIRED_EVENT_TYPE = 'service:event:session-expired';
+
 /** A dashboard as the page renders it. */
 export interface PageDashboard {
   publicId: string;
@@ -85,6 +92,11 @@ export interface EmbedPageConfig {
   /** `{data_url}` of the deployment (a path on the emulator's origin) and the viewer's JWT for it. */
   dataUrl: string;
   token: string;
+  /**
+   * Remaining life of `token` when the page was served (emulator clock): then the page posts
+   * {@link SESSION_EXPIRED_EVENT_TYPE}. Absent on error pages.
+   */
+  tokenExpiresInMs?: number;
   /** The session's `embedTheme`; `set-theme` merges over it. */
   theme: EmbedTheme;
   /** Dashboard surface: the dashboard. */

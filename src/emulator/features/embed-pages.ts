@@ -18,6 +18,13 @@
  * surface's content and the viewer's token, and its script (`embed/page/main.ts`) mounts it and
  * posts `ready`, `view` and, on dashboards, `dashboard-loaded`.
  *
+ * Token lapse (our choice; the service publishes no payload for it): when the page's 24-hour token
+ * lapses, the page posts `service:event:session-expired` with payload `{}`, once. It notices in
+ * two ways: a timer set to the token's remaining life when the page was served (a page left open),
+ * and the data API refusing the token (401 or 403) on its next query, which is how a test moves
+ * time: advance the emulator's manual clock past the token's `exp`, then make the page query
+ * (`service:action:refresh`). The host then mints a new session and reloads the iframe.
+ *
  * What the viewer may see is decided here, never by the URL: the session's deployment, the
  * dashboard's `allowEmbed`, and row-level security from the token's claims (the page's queries go
  * to the data API with the token). URL parameters (filters, switches, locale, time zone) are
@@ -277,6 +284,7 @@ export const embedPagesFeature: EmulatorFeature = {
         defaultTimezone: typeof settings.timezone === 'string' ? settings.timezone : 'UTC',
         dataUrl: dataUrl('', session.deploymentId),
         token: exchange.token,
+        tokenExpiresInMs: Math.max(0, exchange.expiresAt - context.clock.now()),
         theme: session.embedTheme ?? {},
         chat: await pageChat(context, exchange),
         showDashboardChat,

@@ -14,6 +14,7 @@
  * @module
  */
 import { createDataClient } from '../../../core/data-client';
+import { ServiceAuthError } from '../../../core/errors';
 import {
   isTimeZone,
   resolveLocale,
@@ -23,6 +24,7 @@ import {
 import {
   CONFIG_ELEMENT_ID,
   ECHO_PARAMETER,
+  SESSION_EXPIRED_EVENT_TYPE,
   STATE_EVENT_TYPE,
   type EmbedPageConfig,
   type EmbedPageState,
@@ -173,6 +175,15 @@ function start(): void {
     return;
   }
 
+  // The token lapsed (its timer ran out, or the data API refused it): say so once, with `{}`.
+  let expired = false;
+  const lapse = (): void => {
+    if (expired) return;
+    expired = true;
+    messenger.postUnknown(SESSION_EXPIRED_EVENT_TYPE, {});
+  };
+  if (config.tokenExpiresInMs !== undefined) setTimeout(lapse, Math.min(config.tokenExpiresInMs, 2 ** 31 - 1));
+
   const filters = readFilterParameters(params).set;
   const timeGrains = readTimeGrainParameters(params);
   const data = createDataClient({ url: config.dataUrl, token: config.token });
@@ -257,6 +268,10 @@ function start(): void {
             (error: unknown) => {
               const message = error instanceof Error ? error.message : String(error);
               current.state = { status: 'error', key, message };
+              if (ServiceAuthError.isInstance(error)) {
+                lapse();
+                return;
+              }
               messenger.post({
                 surface: config.surface,
                 type: 'service:event:error',

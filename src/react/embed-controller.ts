@@ -1,0 +1,318 @@
+/**
+ * The engine of every embed (dashboard, app, chat): one iframe's life from session to `ready`,
+ * its declarative state, its actions and its session renewal. Framework-free, so `useEmbed` stays
+ * a thin React binding and the rules here are tested without React.
+ *
+ * @module
+ */
+import { createEmbedChannel, type EmbedChannel } from '../core/embed-channel';
+import { buildEmbedUrl, buildFilterUrlParameter, filterEntries, type BuildEmbedUrlOptions, type EmbedFilters } from '../core/embed-url';
+import { ServiceConfigError, ServiceError, ServiceValidationError } from '../core/errors';
+import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedTheme, Surface } from '../core/protocol/embed';
+import type { EmbedSessionRequest, GetEmbedSession } from './context';
+
+/**
+ * Where an embed is in its life, the `data-state` of its root: `loading` (session, then page,
+ * until `ready`), `ready`, `renewing` (a new session for a page whose token lapsed) and `error`.
+ */
+export type EmbedStatus = 'loading' | 'ready' | 'renewing' | 'error';
+
+/** What an embed shows, read with `useStore`. A new object on every change, never otherwise. */
+export interface EmbedSnapshot {
+  readonly status: EmbedStatus;
+  /** Why it is in `error`: a typed error (`ServiceConfigError`, `ServiceValidationError`, ...). */
+  readonly error: ServiceError | undefined;
+}
+
+/** The embed's state that props and actions set and every new load replays. */
+export interface EmbedViewState {
+  colorScheme?: ColorScheme | undefined;
+  theme?: EmbedTheme | undefined;
+  locale?: string | undefined;
+  filters?: EmbedFilters | undefined;
+  timezone?: string | undefined;
+}
+
+/** Error codes of the embeds' own failures (on `ServiceError.code`); written out where used, so this table costs no bytes. */
+export const EMBED_ERROR_CODES = {
+  /** `getEmbedSession` did not settle within `readyTimeoutMs`. */
+  sessionTimeout: 'session_timeout',
+  /** `getEmbedSession` rejected. */
+  sessionFailed: 'session_failed',
+  /** The page did not send `ready` within `readyTimeoutMs`. */
+  readyTimeout: 'ready_timeout',
+  /** The embed reported a fatal `service:event:error`. */
+  embedError: 'embed_error',
+} as const;
+
+/** What the controller reads, always the latest (the hook passes a getter over a ref). */
+export interface EmbedControllerOptions {
+  surface: Surface;
+  tenantUrl: string | undefined;
+  tenantError: ServiceError | undefined;
+  getEmbedSession: GetEmbedSession | undefined;
+  /** The surface's URL options besides the session and the view state (publicId, timeGrains, switches...). */
+  url: Omit<BuildEmbedUrlOptions, 'tenantUrl' | 'sessionId' | 'surface' | keyof EmbedViewState> & { publicId?: string; deploymentId?: number };
+  readyTimeoutMs: number;
+  renewAfterMs: number;
+  /** Every delivered event, known or not. */
+  onEvent(event: AnyEmbedEvent): void;
+  /** Local failures, as typed errors. */
+  onError(error: ServiceError): void;
+  /** A renewed page became ready. */
+  onSessionRenewed(): void;
+}
+
+/** Returned by {@link createEmbedController}. */
+export interface EmbedController {
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): EmbedSnapshot;
+  /** Takes the iframe and starts its first load (in a microtask, so StrictMode's remount costs nothing). */
+  attach(iframe: HTMLIFrameElement): void;
+  /** Lets the iframe go: cancels the session fetch and timers, stops listening. */
+  detach(): void;
+  /** Loads again with a new session (the error state's retry). */
+  retry(): void;
+  /** Sends an action now, or queued until the page is ready. @throws {ServiceValidationError} */
+  send(action: EmbedAction | EmbedActionInit): void;
+  /** Sets one part of the view state, as a prop change or a handle method does. */
+  set<K extends keyof EmbedViewState>(key: K, value: EmbedViewState[K]): void;
+  /** Diffs the declarative props against the last ones and sends what changed. */
+  update(props: EmbedViewState): void;
+}
+
+const VIEW_KEYS = ['colorScheme', 'theme', 'locale', 'filters', 'timezone'] as const;
+
+/** The action of each view key but `filters`: its name after `service:action:`, and the payload field (none: the value is the payload). */
+const VIEW_ACTIONS: { readonly [key: string]: readonly [string, string?] } = {
+  colorScheme: ['set-color-scheme', 'scheme'],
+  theme: ['set-theme'],
+  locale: ['set-locale', 'locale'],
+  timezone: ['set-timezone', 'timezone'],
+};
+
+/** The action that brings the page from `previous` to `value` for `key`; `undefined` when there is nothing to send. */
+function viewAction(key: keyof EmbedViewState, value: unknown, previous: unknown): EmbedActionInit | undefined {
+  if (key === 'filters') {
+    // Every member set before and not now is cleared with an empty value.
+    const next: Record<string, unknown> = {};
+    for (const [member] of filterEntries(previous) ?? []) next[member as string] = { value: [] };
+    for (const [member, condition] of filterEntries(value) ?? []) if (condition != null) next[member as string] = condition;
+    const filterUrlParameter = buildFilterUrlParameter(next as EmbedFilters);
+    return filterUrlParameter ? { type: 'service:action:set-filter', payload: { filterUrlParameter } } : undefined;
+  }
+  if (value === undefined) return;
+  const [name, field] = VIEW_ACTIONS[key]!;
+  return { type: `service:action:${name}`, payload: field ? { [field]: value } : value } as EmbedActionInit;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** A typed error for anything thrown; `ServiceError`s pass as they are. */
+function toServiceError(error: unknown, code: string): ServiceError {
+  return ServiceError.isInstance(error) ? error : new ServiceConfigError(String((error as Error)?.message ?? error), { code, cause: error });
+}
+
+/**
+ * Creates the controller of one embed. Nothing happens until {@link EmbedController.attach};
+ * creating it touches no browser API (server rendering creates one too).
+ */
+export function createEmbedController(read: () => EmbedControllerOptions): EmbedController {
+  let snapshot: EmbedSnapshot = { status: 'loading', error: undefined };
+  const listeners = new Set<() => void>();
+  let iframe: HTMLIFrameElement | null = null;
+  let channel: EmbedChannel | undefined;
+  // Every load, attach and detach starts a new generation; late answers of older ones are dropped.
+  let generation = 0;
+  let abort: AbortController | undefined;
+  let readyTimer: ReturnType<typeof setTimeout> | undefined;
+  let renewTimer: ReturnType<typeof setTimeout> | undefined;
+  let renewing = false;
+  let lastPath: string | undefined;
+  // What the page should show (props and handle calls), what it was last told, and the last props.
+  const desired: Record<string, unknown> = {};
+  let told: Record<string, unknown> = {};
+  let props: EmbedViewState = {};
+  let early: (EmbedAction | EmbedActionInit)[] = [];
+  // Whether the current load's `src` is set: before that, the URL will carry the view state.
+  let framed = false;
+
+  const emit = (next: EmbedSnapshot): void => {
+    snapshot = next;
+    for (const listener of listeners) listener();
+  };
+
+  const stop = (): void => {
+    abort?.abort();
+    abort = undefined;
+    clearTimeout(readyTimer);
+    clearTimeout(renewTimer);
+  };
+
+  const fail = (error: ServiceError, report = true): void => {
+    stop();
+    generation++;
+    emit({ status: 'error', error });
+    if (report) read().onError(error);
+  };
+
+  /** Sends `key`'s desired value when the current page was told something else (after its `src` is set). */
+  const tell = (key: keyof EmbedViewState): void => {
+    const value = desired[key];
+    if (!channel || !framed || same(value, told[key])) return;
+    const action = viewAction(key, value, told[key]);
+    if (action) channel.send(action);
+    told[key] = value;
+  };
+
+  const onEvent = (event: AnyEmbedEvent): void => {
+    const { type, payload } = event;
+    if (type === 'service:event:ready') {
+      clearTimeout(readyTimer);
+      const { renewAfterMs } = read();
+      if (renewAfterMs > 0 && renewAfterMs < 2 ** 31) renewTimer = setTimeout(renew, renewAfterMs);
+      emit({ status: 'ready', error: undefined });
+    } else if (type === 'service:event:view' || type === 'service:event:navigate') {
+      lastPath = (payload as { path: string }).path;
+    }
+    read().onEvent(event);
+    if (type === 'service:event:ready' && renewing) {
+      renewing = false;
+      read().onSessionRenewed();
+    } else if (type === 'service:event:session-expired') {
+      renew();
+    } else if (type === 'service:event:error' && (payload as { fatal?: boolean }).fatal) {
+      // Reported to `onError` as the event itself, by the hook; the state gets a typed error.
+      fail(new ServiceError((payload as { message: string }).message, { code: 'embed_error', cause: event }), false);
+    }
+  };
+
+  async function load(): Promise<void> {
+    stop();
+    const current = ++generation;
+    const frame = iframe;
+    framed = false;
+    if (!frame) return;
+    emit({ status: renewing ? 'renewing' : 'loading', error: undefined });
+    const options = read();
+    const { surface, tenantUrl, getEmbedSession, readyTimeoutMs } = options;
+    try {
+      // The provider's check of `tenantUrl` (ServiceConfigError) covers a missing one too.
+      if (options.tenantError || !tenantUrl) throw options.tenantError;
+      if (!getEmbedSession) throw new ServiceConfigError('ServiceProvider needs getEmbedSession, e.g. fetchEmbedSession()');
+      const view = desired as EmbedViewState;
+      const src = (sessionId: string): string =>
+        buildEmbedUrl({
+          ...options.url,
+          surface,
+          tenantUrl,
+          sessionId,
+          ...(surface === 'chat' ? {} : { filters: view.filters }),
+          locale: view.locale,
+          timezone: view.timezone,
+        } as BuildEmbedUrlOptions);
+      // Checked before a session is spent on a URL that cannot be built.
+      src('-');
+      const request: EmbedSessionRequest = { surface };
+      if (options.url.publicId !== undefined) request.publicId = options.url.publicId;
+      if (options.url.deploymentId !== undefined) request.deploymentId = options.url.deploymentId;
+      const controller = (abort = new AbortController());
+      const sessionId: unknown = await new Promise<string>((resolve, reject) => {
+        readyTimer = setTimeout(() => {
+          reject(new ServiceConfigError(`getEmbedSession did not settle in ${readyTimeoutMs} ms`, { code: 'session_timeout' }));
+          controller.abort();
+        }, readyTimeoutMs);
+        getEmbedSession(request, { signal: controller.signal }).then(resolve, (error: unknown) =>
+          reject(toServiceError(error, 'session_failed')),
+        );
+      });
+      if (current !== generation) return;
+      clearTimeout(readyTimer);
+      if (typeof sessionId !== 'string' || !sessionId.trim()) {
+        throw new ServiceValidationError([`getEmbedSession must resolve with a session id, got ${JSON.stringify(sessionId)}`]);
+      }
+      const url = src(sessionId);
+      // What the URL carries is told; the rest of the view state, and where the viewer was,
+      // wait in the channel's queue for the new page's `ready`.
+      told = { locale: view.locale, timezone: view.timezone, ...(surface === 'chat' ? {} : { filters: view.filters }) };
+      // `src` first: the channel then waits for the new page's `ready` before sending anything.
+      frame.src = url;
+      framed = true;
+      for (const key of VIEW_KEYS) tell(key);
+      if (lastPath !== undefined) channel?.send({ type: 'service:action:navigate', payload: { path: lastPath } });
+      readyTimer = setTimeout(
+        () => fail(new ServiceError(`No ready from the embed in ${readyTimeoutMs} ms`, { code: 'ready_timeout' })),
+        readyTimeoutMs,
+      );
+    } catch (error) {
+      if (current === generation) fail(toServiceError(error, 'session_failed'));
+    }
+  }
+
+  function renew(): void {
+    renewing = true;
+    void load();
+  }
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: () => snapshot,
+    attach(frame) {
+      iframe = frame;
+      const current = ++generation;
+      const { tenantUrl, tenantError } = read();
+      if (!tenantError && tenantUrl) {
+        channel = createEmbedChannel({ iframe: frame, tenantUrl, onEvent });
+        for (const action of early) channel.send(action);
+      }
+      early = [];
+      void Promise.resolve().then(() => {
+        if (current === generation && iframe === frame) void load();
+      });
+    },
+    detach() {
+      stop();
+      generation++;
+      channel?.dispose();
+      channel = undefined;
+      iframe = null;
+      framed = false;
+      renewing = false;
+      lastPath = undefined;
+      told = {};
+    },
+    retry() {
+      void load();
+    },
+    send(action) {
+      if (channel) channel.send(action);
+      else early.push(action);
+    },
+    set(key, value) {
+      const previous: unknown = desired[key];
+      desired[key] = value;
+      try {
+        tell(key);
+      } catch (error) {
+        // A bad value from a handle call throws to its caller and is forgotten.
+        desired[key] = previous;
+        throw error;
+      }
+    },
+    update(next) {
+      for (const key of VIEW_KEYS) {
+        if (same(next[key], props[key])) continue;
+        desired[key] = next[key];
+        try {
+          tell(key);
+        } catch (error) {
+          fail(toServiceError(error, 'invalid_options'));
+        }
+      }
+      props = { ...next };
+    },
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * `useEmbed`: the one React binding of the embeds. `EmbeddedDashboard`, `EmbeddedApp` and
+ * `EmbeddedChat` are built from it, and a partner can build their own frame from it too.
+ *
+ * @module
+ */
+import { useEffect, useMemo, useState, useSyncExternalStore, type RefCallback } from 'react';
+import type { ChatSwitches, DashboardSwitches, EmbedFilters, EmbedTimeGrain } from '../core/embed-url';
+import type { ServiceError } from '../core/errors';
+import { isEmbedEventType } from '../core/protocol/embed';
+import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedEventOf, EmbedTheme } from '../core/protocol/embed';
+import { useServiceContext } from './context';
+import { createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
+import { useLatest } from './use-latest';
+import { useStore } from './use-store';
+
+/** How long an embed waits for its session and then for `ready` before showing an error. */
+export const DEFAULT_READY_TIMEOUT_MS = 20_000;
+
+/**
+ * When a page left open gets a new session: 22 hours after `ready`, ahead of the 24-hour token
+ * (the service stops trusting it about an hour early).
+ */
+export const DEFAULT_RENEW_AFTER_MS = 22 * 60 * 60 * 1000;
+
+/** What `onError` receives: the embed's own `service:event:error`, or a local failure as a typed error. */
+export type EmbedErrorInfo = EmbedEventOf<'service:event:error'> | ServiceError;
+
+/**
+ * The event callbacks of an embed. Each receives the whole typed event (payload at
+ * `event.payload`). They are read through a ref: a new inline function on every render never
+ * reloads the iframe or re-subscribes.
+ */
+export interface EmbedCallbacks {
+  /** Every event, in order, including types this version does not know (`service:event:session-expired`...). */
+  onEvent?: (event: AnyEmbedEvent) => void;
+  /** `service:event:ready`: authenticated and mounted (after every load, renewals included). */
+  onReady?: (event: EmbedEventOf<'service:event:ready'>) => void;
+  /** `service:event:view`: on load and on each in-embed navigation. */
+  onView?: (event: EmbedEventOf<'service:event:view'>) => void;
+  /** `service:event:navigate`: the viewer navigated inside the embed. */
+  onNavigate?: (event: EmbedEventOf<'service:event:navigate'>) => void;
+  /** `service:event:dashboard-loaded`: every widget rendered. */
+  onDashboardLoaded?: (event: EmbedEventOf<'service:event:dashboard-loaded'>) => void;
+  /** `service:event:download`: the viewer exported data or an image. */
+  onDownload?: (event: EmbedEventOf<'service:event:download'>) => void;
+  /** `service:event:drilldown`: the viewer drilled into a measure. */
+  onDrilldown?: (event: EmbedEventOf<'service:event:drilldown'>) => void;
+  /** `service:event:ai-query`: the viewer ran an AI query. */
+  onAiQuery?: (event: EmbedEventOf<'service:event:ai-query'>) => void;
+  /**
+   * The embed's `service:event:error` (fatal or not), and the embed's own failures as typed
+   * errors: `ServiceConfigError` (bad `tenantUrl`, options, filters or locale; `getEmbedSession`
+   * failing or not settling), `ServiceValidationError` (an empty or non-string session id), and a
+   * `ServiceError` with code `ready_timeout`.
+   */
+  onError?: (error: EmbedErrorInfo) => void;
+  /** A page whose session lapsed was reloaded with a new one and is ready again. */
+  onSessionRenewed?: () => void;
+}
+
+/**
+ * The declarative view state: given at load in the URL or as actions, sent as actions when a
+ * prop changes (never a reload), queued until `ready`, and replayed on every new load. Each
+ * defaults to `ServiceProvider`'s value of the same name.
+ */
+export interface EmbedViewProps {
+  /** `light`, `dark` or `auto`. */
+  colorScheme?: ColorScheme;
+  /** Brand theme (the session API's `embedTheme` shape). */
+  theme?: EmbedTheme;
+  /** UI language, a BCP-47 tag such as `de-DE`. */
+  locale?: string;
+  /** Dashboard filters, `{ 'orders.status': 'completed' }` or a list of `{ member, value, operator }`. */
+  filters?: EmbedFilters;
+  /** IANA time zone such as `Asia/Tokyo`. */
+  timezone?: string;
+}
+
+/** Options every surface shares. */
+export interface EmbedCommonOptions extends EmbedCallbacks, EmbedViewProps {
+  /** How long to wait for the session and then for `ready`, in milliseconds. Default 20 000. */
+  readyTimeoutMs?: number;
+  /** Renew the session of a page left open this long after `ready`. Default 22 hours; `0` never. */
+  renewAfterMs?: number;
+}
+
+/** Options of the dashboard and app surfaces. */
+export interface EmbedDashboardOptions extends EmbedCommonOptions {
+  /** Time grain per time dimension, `{ 'orders.created_at': 'month' }`. Changing it reloads. */
+  timeGrains?: { readonly [member: string]: EmbedTimeGrain | undefined };
+  /** Show the CSV download on widgets. Default `false`. Changing it reloads. */
+  allowExport?: boolean;
+  /** `show...` switches; only `false` hides a part. Changing them reloads. */
+  switches?: DashboardSwitches;
+}
+
+/** Options of {@link useEmbed}, one shape per surface. */
+export type UseEmbedOptions =
+  | (EmbedDashboardOptions & { surface: 'dashboard'; publicId: string })
+  | (EmbedDashboardOptions & { surface: 'app'; deploymentId: number })
+  | (EmbedCommonOptions & { surface: 'chat'; switches?: ChatSwitches });
+
+/**
+ * The ref handle of an embed: `send` for any action, and one method per action taking the
+ * value as the matching prop does. A `set...` call also becomes the state replayed on reload.
+ * Before `ready`, actions wait and go out in order right after it.
+ */
+export interface EmbedHandle {
+  /** Sends any action. @throws {ServiceValidationError} for an invalid one. */
+  send(action: EmbedAction | EmbedActionInit): void;
+  setColorScheme(scheme: ColorScheme): void;
+  setTheme(theme: EmbedTheme): void;
+  setLocale(locale: string): void;
+  setFilter(filters: EmbedFilters): void;
+  navigate(path: string): void;
+  refresh(): void;
+  setTimezone(timezone: string): void;
+}
+
+/** What {@link useEmbed} returns. */
+export interface UseEmbedResult {
+  /** `loading`, `ready`, `renewing` or `error`: the `data-state` of the embed's root. */
+  status: EmbedStatus;
+  /** The typed error in the `error` state. */
+  error: ServiceError | undefined;
+  /** Loads again with a new session (for the error state's button). */
+  retry: () => void;
+  /** The actions. Stable for the embed's life. */
+  handle: EmbedHandle;
+  /** Give it to the `<iframe>`. `undefined` during the server render and hydration: render no iframe then. */
+  iframeRef: RefCallback<HTMLIFrameElement> | undefined;
+}
+
+/** `service:event:dashboard-loaded` → `onDashboardLoaded`: the typed callback of a known event. */
+const callbackOf = (type: string): keyof EmbedCallbacks =>
+  `on${type.slice(14).replace(/(?:^|-)(\w)/g, (_, letter: string) => letter.toUpperCase())}` as keyof EmbedCallbacks;
+
+const subscribeNothing = (): (() => void) => () => {};
+const isClient = (): boolean => true;
+const isServer = (): boolean => false;
+
+/**
+ * One embed iframe, driven: fetches a session from `ServiceProvider`'s `getEmbedSession` (once
+ * per load, StrictMode included), builds the URL, listens through `createEmbedChannel` (only its
+ * own iframe, only the tenant origin), and renews the session when the page says it lapsed.
+ * Must be used within `<ServiceProvider>`.
+ */
+export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
+  const context = useServiceContext('useEmbed');
+  const { embedDefaults } = context;
+  const view: EmbedViewState = {
+    colorScheme: options.colorScheme ?? embedDefaults.colorScheme,
+    theme: options.theme ?? embedDefaults.theme,
+    locale: options.locale ?? embedDefaults.locale,
+    filters: options.filters,
+    timezone: options.timezone ?? embedDefaults.timezone,
+  };
+  const { surface } = options;
+  const { publicId, deploymentId, timeGrains, allowExport, switches } = options as Partial<EmbedDashboardOptions & { publicId: string; deploymentId: number }>;
+  const url = { publicId, deploymentId, timeGrains, allowExport, switches };
+  // What reloads: another dashboard, deployment or tenant, or a URL option without an action.
+  const loadKey = JSON.stringify([surface, url, context.tenantUrl]);
+  const latest = useLatest({ options, context, url });
+
+  const [controller] = useState(() =>
+    createEmbedController(() => {
+      const { options: current, context: provider, url: currentUrl } = latest.current;
+      const call = <K extends keyof EmbedCallbacks>(name: K, ...args: Parameters<NonNullable<EmbedCallbacks[K]>>): void =>
+        (latest.current.options[name] as ((...values: typeof args) => void) | undefined)?.(...args);
+      return {
+        surface: current.surface,
+        tenantUrl: provider.tenantUrl,
+        tenantError: provider.tenantError,
+        getEmbedSession: provider.getEmbedSession,
+        url: currentUrl,
+        readyTimeoutMs: current.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+        renewAfterMs: current.renewAfterMs ?? DEFAULT_RENEW_AFTER_MS,
+        onEvent(event) {
+          call('onEvent', event);
+          if (isEmbedEventType(event.type)) (latest.current.options[callbackOf(event.type)] as ((event: AnyEmbedEvent) => void) | undefined)?.(event);
+        },
+        onError: (error) => call('onError', error),
+        onSessionRenewed: () => call('onSessionRenewed'),
+      };
+    }),
+  );
+  const snapshot = useStore(controller);
+
+  const [iframe, setIframe] = useState<HTMLIFrameElement | null>(null);
+  // False on the server and during hydration (which must match it), true in the browser after.
+  const mounted = useSyncExternalStore(subscribeNothing, isClient, isServer);
+  useEffect(() => {
+    if (!iframe) return;
+    controller.attach(iframe);
+    return () => controller.detach();
+  }, [controller, iframe, loadKey]);
+
+  // After `attach`'s effect on the first commit, so the first load's URL carries these.
+  const viewKey = JSON.stringify(view);
+  useEffect(() => {
+    controller.update(JSON.parse(viewKey) as EmbedViewState);
+  }, [controller, viewKey]);
+
+  const handle = useMemo<EmbedHandle>(
+    () => ({
+      send: (action) => controller.send(action),
+      setColorScheme: (scheme) => controller.set('colorScheme', scheme),
+      setTheme: (theme) => controller.set('theme', theme),
+      setLocale: (locale) => controller.set('locale', locale),
+      setFilter: (filters) => controller.set('filters', filters),
+      setTimezone: (timezone) => controller.set('timezone', timezone),
+      navigate: (path) => controller.send({ type: 'service:action:navigate', payload: { path } }),
+      refresh: () => controller.send({ type: 'service:action:refresh' }),
+    }),
+    [controller],
+  );
+  return { status: snapshot.status, error: snapshot.error, retry: controller.retry, handle, iframeRef: mounted ? setIframe : undefined };
+}

@@ -1,0 +1,20 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { EmbeddedApp } from '../src';
+import { surfaceStates } from './embed-stories';
+
+/** The creator-mode app of deployment 1 of the emulator, in each state. */
+const meta = {
+  title: 'Embeds/EmbeddedApp',
+  component: EmbeddedApp,
+  args: { deploymentId: 1 },
+} satisfies Meta<typeof EmbeddedApp>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const states = surfaceStates((props) => <EmbeddedApp deploymentId={1} {...props} />, 'view');
+
+export const Ready: Story = states.Ready as Story;
+export const Loading: Story = states.Loading as Story;
+export const ErrorWithRetry: Story = states.ErrorWithRetry as Story;
+export const Renewal: Story = states.Renewal as Story;

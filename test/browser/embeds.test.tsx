@@ -1,0 +1,426 @@
+/**
+ * The embed components in real Chromium: the host page on `localhost` (the test page, with the
+ * partner's session route made with `createSessionHandler`), the emulator's embed pages on
+ * `127.0.0.1`, another origin.
+ */
+import { act, cleanup, render, waitFor } from '@testing-library/react';
+import { StrictMode, createRef, useEffect, useState, type ReactNode } from 'react';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { commands } from 'vitest/browser';
+import {
+  EmbeddedApp,
+  EmbeddedChat,
+  EmbeddedDashboard,
+  ServiceProvider,
+  fetchEmbedSession,
+  type AnyEmbedEvent,
+  type EmbedErrorInfo,
+  type EmbedHandle,
+  type GetEmbedSession,
+} from '../../src';
+
+interface Config {
+  tenantUrl: string;
+  embedSessionUrl: string;
+}
+
+const config = (await (await fetch('/__service/config')).json()) as Config;
+
+/** The route's `getEmbedSession`, counting its calls. */
+function countingSession(url = config.embedSessionUrl): GetEmbedSession & { calls: number } {
+  const fetchSession = fetchEmbedSession(url);
+  const get = Object.assign(
+    (request: Parameters<GetEmbedSession>[0], options: Parameters<GetEmbedSession>[1]) => {
+      get.calls += 1;
+      return fetchSession(request, options);
+    },
+    { calls: 0 },
+  );
+  return get;
+}
+
+function Provider({ children, getEmbedSession, tenantUrl = config.tenantUrl }: { children: ReactNode; getEmbedSession?: GetEmbedSession; tenantUrl?: string }) {
+  return (
+    <ServiceProvider tenantUrl={tenantUrl} getEmbedSession={getEmbedSession ?? fetchEmbedSession(config.embedSessionUrl)}>
+      {children}
+    </ServiceProvider>
+  );
+}
+
+const types = (events: readonly AnyEmbedEvent[]): string[] => events.map((event) => event.type);
+const rootOf = (container: HTMLElement, index = 0): HTMLElement => container.querySelectorAll<HTMLElement>('[data-service-embed]')[index]!;
+
+afterEach(() => cleanup());
+
+describe('event sequence of each surface, typed, in order', () => {
+  it('dashboard: ready, view, dashboard-loaded reach onEvent and the typed callbacks', async () => {
+    const events: AnyEmbedEvent[] = [];
+    const typed: string[] = [];
+    const { container } = render(
+      <Provider>
+        <EmbeddedDashboard
+          publicId="sales-overview"
+          onEvent={(event) => events.push(event)}
+          onReady={(event) => typed.push(`ready:${event.payload.publicId}:${event.payload.mode}`)}
+          onView={(event) => typed.push(`view:${event.payload.path}`)}
+          onDashboardLoaded={(event) => typed.push(`loaded:${event.payload.widgetCount! > 0}`)}
+        />
+      </Provider>,
+    );
+    expect(rootOf(container).dataset['state']).toBe('loading');
+    expect(container.querySelector('[data-part="placeholder"]')?.textContent).toBe('Loading the dashboard…');
+    await waitFor(() => expect(typed).toHaveLength(3), { timeout: 15_000 });
+    expect(typed).toEqual(['ready:sales-overview:signed', 'view:/dashboard/sales-overview', 'loaded:true']);
+    expect(types(events)).toEqual(['service:event:ready', 'service:event:view', 'service:event:dashboard-loaded']);
+    expect(rootOf(container).dataset['state']).toBe('ready');
+    expect(container.querySelector('[data-part="placeholder"]')).toBeNull();
+    const iframe = container.querySelector('iframe')!;
+    expect(iframe.title).toBe('Dashboard');
+    expect(iframe.getAttribute('allow')).toBe('clipboard-write; fullscreen');
+    expect(new URL(iframe.src).origin).toBe(new URL(config.tenantUrl).origin);
+  });
+
+  it('app: ready then view; navigating inside it reports navigate and view', async () => {
+    const events: string[] = [];
+    const ref = createRef<EmbedHandle>();
+    render(
+      <Provider>
+        <EmbeddedApp
+          ref={ref}
+          deploymentId={1}
+          onReady={(event) => events.push(`ready:${event.surface}:${event.payload.deploymentId}`)}
+          onView={(event) => events.push(`view:${event.payload.path}`)}
+          onNavigate={(event) => events.push(`navigate:${event.payload.previousPath}>${event.payload.path}`)}
+        />
+      </Provider>,
+    );
+    await waitFor(() => expect(events).toHaveLength(2), { timeout: 15_000 });
+    expect(events).toEqual(['ready:app:1', 'view:/']);
+    ref.current!.navigate('/workbooks/sales-overview');
+    await waitFor(() => expect(events).toHaveLength(4));
+    expect(events.slice(2)).toEqual(['navigate:/>/workbooks/sales-overview', 'view:/workbooks/sales-overview']);
+  });
+
+  it('chat: ready then view, with the chat switches in the URL', async () => {
+    const events: string[] = [];
+    const { container } = render(
+      <Provider>
+        <EmbeddedChat switches={{ showChatHistory: false }} onReady={(event) => events.push(`ready:${event.surface}`)} onView={(event) => events.push(`view:${event.payload.surface}`)} />
+      </Provider>,
+    );
+    await waitFor(() => expect(events).toEqual(['ready:chat', 'view:chat']), { timeout: 15_000 });
+    const iframe = container.querySelector('iframe')!;
+    expect(iframe.title).toBe('Analytics chat');
+    expect(iframe.getAttribute('allow')).toBe('clipboard-write');
+    const url = new URL(iframe.src);
+    expect(url.pathname).toBe('/embed/chat');
+    expect(url.searchParams.get('showChatHistory')).toBe('false');
+  });
+});
+
+describe('actions and declarative props have their visible effect', () => {
+  it('actions sent before ready arrive after it, in order', async () => {
+    const ref = createRef<EmbedHandle>();
+    const views: string[] = [];
+    render(
+      <Provider>
+        <EmbeddedApp ref={ref} deploymentId={1} onView={(event) => views.push(event.payload.path)} />
+      </Provider>,
+    );
+    // Before any session exists: queued, then sent in order right after ready.
+    ref.current!.setLocale('de-DE');
+    ref.current!.navigate('/chat');
+    ref.current!.navigate('/workbooks/sales-overview');
+    await waitFor(() => expect(views).toEqual(['/', '/chat', '/workbooks/sales-overview']), { timeout: 15_000 });
+    const frame = await commands.inspectEmbedFrame('/embed/d/1/app');
+    expect(frame.lang).toBe('de-DE');
+    expect(frame.path).toBe('/embed/d/1/app');
+  });
+
+  it('each handle method and each prop change reaches the page without a reload', async () => {
+    const ref = createRef<EmbedHandle>();
+    const session = countingSession();
+    let ready = 0;
+    type Props = { colorScheme: 'light' | 'dark'; locale: string; timezone: string; status?: string; primaryColor?: string };
+    const control: { setProps?: (props: Props) => void } = {};
+    function Host() {
+      const [props, set] = useState<Props>({ colorScheme: 'light', locale: 'en-US', timezone: 'UTC' });
+      useEffect(() => {
+        control.setProps = set;
+      }, []);
+      return (
+        <Provider getEmbedSession={session}>
+          <EmbeddedDashboard
+            ref={ref}
+            publicId="sales-overview"
+            colorScheme={props.colorScheme}
+            locale={props.locale}
+            timezone={props.timezone}
+            filters={props.status ? { 'orders.status': props.status } : {}}
+            theme={props.primaryColor ? { primaryColor: props.primaryColor } : undefined}
+            onReady={() => (ready += 1)}
+          />
+        </Provider>
+      );
+    }
+    render(<Host />);
+    await waitFor(() => expect(ready).toBe(1), { timeout: 15_000 });
+    const part = '/embed/dashboard/sales-overview';
+    await waitFor(async () => expect(Object.values((await commands.inspectEmbedFrame(part)).rows).every((rows) => rows !== undefined)).toBe(true), { timeout: 15_000 });
+    const before = await commands.inspectEmbedFrame(part);
+    expect(before).toMatchObject({ lang: 'en-US', requestedScheme: 'light' });
+
+    act(() => control.setProps!({ colorScheme: 'dark', locale: 'fr-FR', timezone: 'Asia/Tokyo', status: 'completed', primaryColor: '#00aa00' }));
+    let completed: Record<string, string | undefined> = {};
+    await waitFor(async () => {
+      const after = await commands.inspectEmbedFrame(part);
+      expect(after).toMatchObject({ lang: 'fr-FR', requestedScheme: 'dark', appliedScheme: 'dark', primaryColor: 'rgb(0, 170, 0)' });
+      completed = after.rows;
+      expect(after.timezoneText).toContain('Asia/Tokyo');
+      expect(after.rows).not.toEqual(before.rows);
+    }, { timeout: 15_000 });
+
+    // Handle methods, one per action.
+    ref.current!.setColorScheme('light');
+    ref.current!.setLocale('ja-JP');
+    ref.current!.setTimezone('Europe/Berlin');
+    ref.current!.setTheme({ primaryColor: '#ff0000' });
+    ref.current!.refresh();
+    ref.current!.setFilter({ 'orders.status': 'cancelled' });
+    await waitFor(async () => {
+      const after = await commands.inspectEmbedFrame(part);
+      expect(after).toMatchObject({ lang: 'ja-JP', requestedScheme: 'light', refreshCount: '1', primaryColor: 'rgb(255, 0, 0)' });
+      expect(after.timezoneText).toContain('Europe/Berlin');
+      expect(Object.values(after.rows).every((rows) => rows !== undefined)).toBe(true);
+      expect(after.rows).not.toEqual(completed);
+    }, { timeout: 15_000 });
+    ref.current!.send({ type: 'service:action:navigate', payload: { path: '/dashboard/sales-overview/widgets/revenue-kpi' } });
+    await waitFor(async () => expect(Object.keys((await commands.inspectEmbedFrame(part)).rows)).toEqual(['revenue-kpi']));
+    expect(() => ref.current!.setLocale('not a locale!')).toThrow(/locale/);
+    // None of it reloaded the iframe.
+    expect(session.calls).toBe(1);
+    expect(ready).toBe(1);
+  });
+});
+
+describe('StrictMode, inline callbacks and unmount', () => {
+  it('one session and one iframe load per mounted embed, whatever the re-renders', async () => {
+    const session = countingSession();
+    const ready: number[] = [];
+    const control: { rerender?: () => void } = {};
+    function Host() {
+      const [count, setCount] = useState(0);
+      useEffect(() => {
+        control.rerender = () => setCount((value) => value + 1);
+      }, []);
+      // New inline functions and objects on every render.
+      return (
+        <Provider getEmbedSession={session}>
+          <EmbeddedDashboard publicId="orders-ops" theme={{ primaryColor: '#2454d6' }} onReady={() => ready.push(count)} onEvent={() => undefined} />
+        </Provider>
+      );
+    }
+    const before = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/embed/dashboard/orders-ops')).length;
+    render(
+      <StrictMode>
+        <Host />
+      </StrictMode>,
+    );
+    for (let index = 0; index < 5; index++) act(() => control.rerender!());
+    await waitFor(() => expect(ready).toHaveLength(1), { timeout: 15_000 });
+    for (let index = 0; index < 5; index++) act(() => control.rerender!());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(session.calls).toBe(1);
+    expect(ready).toHaveLength(1);
+    const loads = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/embed/dashboard/orders-ops')).length - before;
+    expect(loads).toBe(1);
+  });
+
+  it('unmount removes every message listener it added', async () => {
+    const added = new Set<unknown>();
+    const original = { add: window.addEventListener, remove: window.removeEventListener };
+    window.addEventListener = function (this: Window, type: string, listener: unknown, options?: unknown) {
+      if (type === 'message') added.add(listener);
+      return original.add.call(this, type, listener as EventListener, options as boolean);
+    } as typeof window.addEventListener;
+    window.removeEventListener = function (this: Window, type: string, listener: unknown, options?: unknown) {
+      if (type === 'message') added.delete(listener);
+      return original.remove.call(this, type, listener as EventListener, options as boolean);
+    } as typeof window.removeEventListener;
+    try {
+      let ready = 0;
+      const { unmount } = render(
+        <StrictMode>
+          <Provider>
+            <EmbeddedDashboard publicId="sales-overview" onReady={() => (ready += 1)} />
+          </Provider>
+        </StrictMode>,
+      );
+      await waitFor(() => expect(ready).toBe(1), { timeout: 15_000 });
+      expect(added.size).toBeGreaterThan(0);
+      unmount();
+      expect(added.size).toBe(0);
+    } finally {
+      window.addEventListener = original.add;
+      window.removeEventListener = original.remove;
+    }
+  });
+});
+
+describe('forged, malformed and foreign messages never reach a callback', () => {
+  const embedOrigin = inject('embedOrigin');
+  const otherEmbedOrigin = inject('otherEmbedOrigin');
+  const event = (type: string, payload: unknown, extra: Record<string, unknown> = {}) => ({
+    source: 'service-embed',
+    direction: 'event',
+    type,
+    payload,
+    timestamp: Date.now(),
+    surface: 'dashboard',
+    ...extra,
+  });
+
+  it('only the events of its own iframe, from the tenant origin, well formed', async () => {
+    const events: AnyEmbedEvent[] = [];
+    const other: AnyEmbedEvent[] = [];
+    const { container } = render(
+      // The fake embed plays the tenant: it sends `ready` on load and emits what it is told to.
+      <Provider tenantUrl={embedOrigin} getEmbedSession={async () => 'fake-session'}>
+        <EmbeddedDashboard publicId="a" onEvent={(received) => events.push(received)} />
+        <EmbeddedDashboard publicId="a" onEvent={(received) => other.push(received)} />
+      </Provider>,
+    );
+    await waitFor(() => expect(events).toHaveLength(1));
+    await waitFor(() => expect(other).toHaveLength(1));
+    const [mine, theirs] = [...container.querySelectorAll('iframe')];
+    const proto = JSON.parse('{"source":"service-embed","direction":"event","type":"service:event:view","payload":{"__proto__":{"path":"/x"},"surface":"dashboard"},"timestamp":1,"surface":"dashboard"}') as unknown;
+    const forged = [
+      event('service:event:view', { surface: 'dashboard', path: '/wrong-source' }, { source: 'someone-else' }),
+      event('service:event:view', { surface: 'dashboard', path: '/wrong-direction' }, { direction: 'action' }),
+      event('service:event:view', { surface: 'dashboard' }),
+      event('service:event:view', 'not an object'),
+      event('service:event:ready', { embedTenant: 1, deploymentId: null, mode: 'signed', surface: 'dashboard' }),
+      proto,
+      'a string',
+      null,
+    ];
+    mine!.contentWindow!.postMessage({ fake: 'emit', messages: [...forged, event('service:event:x-end', {})] }, embedOrigin);
+    // The host window itself.
+    window.postMessage(event('service:event:view', { surface: 'dashboard', path: '/from-host' }), location.origin);
+    await waitFor(() => expect(types(events)).toContain('service:event:x-end'));
+    expect(types(events)).toEqual(['service:event:ready', 'service:event:x-end']);
+    // Two iframes of the same tenant origin, even of the same dashboard, never see each other's events.
+    expect(types(other)).toEqual(['service:event:ready']);
+    theirs!.contentWindow!.postMessage({ fake: 'emit', messages: [event('service:event:x-theirs', {})] }, embedOrigin);
+    await waitFor(() => expect(types(other)).toContain('service:event:x-theirs'));
+    expect(types(events)).not.toContain('service:event:x-theirs');
+
+    // Its own iframe, navigated to a foreign origin: still nothing.
+    mine!.contentWindow!.postMessage({ fake: 'navigate', to: `${otherEmbedOrigin}/embed?parent=${encodeURIComponent(location.origin)}&emit=${encodeURIComponent(JSON.stringify([event('service:event:x-foreign', {})]))}` }, embedOrigin);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(types(events)).toEqual(['service:event:ready', 'service:event:x-end']);
+  });
+});
+
+describe('session renewal with the emulator clock', () => {
+  it('on session-expired: a new session, reloaded at the last path, state replayed, onSessionRenewed', async () => {
+    const tenantUrl = inject('clockedEmulatorUrl');
+    let calls = 0;
+    const getEmbedSession: GetEmbedSession = (request) => {
+      calls += 1;
+      return commands.mintClockedSession({ ...request });
+    };
+    const ref = createRef<EmbedHandle>();
+    const events: string[] = [];
+    let renewed = 0;
+    render(
+      <Provider tenantUrl={tenantUrl} getEmbedSession={getEmbedSession}>
+        <EmbeddedApp
+          ref={ref}
+          deploymentId={1}
+          colorScheme="dark"
+          locale="de-DE"
+          onEvent={(event) => events.push(event.type === 'service:event:view' ? `view:${(event.payload as { path: string }).path}` : event.type)}
+          onSessionRenewed={() => (renewed += 1)}
+        />
+      </Provider>,
+    );
+    await waitFor(() => expect(events).toContain('view:/'), { timeout: 15_000 });
+    ref.current!.navigate('/workbooks/sales-overview');
+    await waitFor(() => expect(events).toContain('view:/workbooks/sales-overview'));
+    // Past the 24-hour token: the page's next query is refused and it says session-expired.
+    await commands.advanceEmulatorClock(25 * 60 * 60 * 1000);
+    ref.current!.refresh();
+    await waitFor(() => expect(renewed).toBe(1), { timeout: 15_000 });
+    expect(calls).toBe(2);
+    expect(events.filter((type) => type === 'service:event:session-expired')).toHaveLength(1);
+    expect(events.filter((type) => type === 'service:event:ready')).toHaveLength(2);
+    await waitFor(async () => {
+      const frame = await commands.inspectEmbedFrame(`${tenantUrl}/embed/d/1/app`);
+      expect(frame).toMatchObject({ lang: 'de-DE', requestedScheme: 'dark' });
+      expect(frame.heading).not.toBe('');
+    });
+    expect(events.at(-1)).toBe('view:/workbooks/sales-overview');
+  });
+});
+
+describe('bad input and faults: a typed error, shown, with retry', () => {
+  const cases: [string, (onError: (error: EmbedErrorInfo) => void) => ReactNode, RegExp, string][] = [
+    ['a tenantUrl that is not https', (onError) => <Provider tenantUrl="http://acme.example.com"><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /https/, 'ServiceConfigError'],
+    ['an empty session id', (onError) => <Provider getEmbedSession={async () => ''}><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /session id/, 'ServiceValidationError'],
+    ['a non-string session id', (onError) => <Provider getEmbedSession={async () => 42 as unknown as string}><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /session id/, 'ServiceValidationError'],
+    ['a getEmbedSession that throws', (onError) => <Provider getEmbedSession={async () => { throw new Error('no viewer'); }}><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /no viewer/, 'ServiceConfigError'],
+    ['a getEmbedSession that never settles', (onError) => <Provider getEmbedSession={() => new Promise(() => {})}><EmbeddedDashboard publicId="x" readyTimeoutMs={300} onError={onError} /></Provider>, /did not settle/, 'ServiceConfigError'],
+    ['invalid filters', (onError) => <Provider><EmbeddedDashboard publicId="x" filters={{ status: 'x' }} onError={onError} /></Provider>, /filters/, 'ServiceConfigError'],
+    ['an invalid locale', (onError) => <Provider><EmbeddedDashboard publicId="x" locale="not a locale" onError={onError} /></Provider>, /locale/, 'ServiceConfigError'],
+    ['a route that refuses', (onError) => <Provider getEmbedSession={fetchEmbedSession('/api/no-such-route')}><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /404/, 'ServiceHttpError'],
+  ];
+  it.each(cases)('%s', async (_name, element, message, name) => {
+    const errors: EmbedErrorInfo[] = [];
+    const { container } = render(element((error) => errors.push(error)));
+    await waitFor(() => expect(rootOf(container).dataset['state']).toBe('error'), { timeout: 5_000 });
+    expect(errors).toHaveLength(1);
+    const error = errors[0] as Error;
+    expect(error.name).toBe(name);
+    expect(error.message).toMatch(message);
+    expect(container.querySelector('[role="alert"]')?.textContent).toContain(error.message);
+  });
+
+  it('no ready within readyTimeoutMs: error, and retry loads again with a new session', async () => {
+    const session = countingSession();
+    const errors: EmbedErrorInfo[] = [];
+    let ready = 0;
+    function Host({ base }: { base: string }) {
+      return (
+        <Provider tenantUrl={base} getEmbedSession={session}>
+          <EmbeddedDashboard publicId="sales-overview" readyTimeoutMs={1500} onError={(error) => errors.push(error)} onReady={() => (ready += 1)} labels={{ retry: 'Nochmal' }} />
+        </Provider>
+      );
+    }
+    // A base path where nothing answers: the page never says ready.
+    const { container } = render(<Host base={`${inject('embedOrigin')}/nowhere`} />);
+    await waitFor(() => expect(rootOf(container).dataset['state']).toBe('error'), { timeout: 5_000 });
+    expect((errors[0] as { code?: string }).code).toBe('ready_timeout');
+    const button = container.querySelector<HTMLButtonElement>('[data-part="retry"]')!;
+    expect(button.textContent).toBe('Nochmal');
+    act(() => button.click());
+    expect(rootOf(container).dataset['state']).toBe('loading');
+    await waitFor(() => expect(rootOf(container).dataset['state']).toBe('error'), { timeout: 5_000 });
+    expect(session.calls).toBe(2);
+    expect(ready).toBe(0);
+  });
+
+  it('renderPlaceholder and renderError replace both parts', async () => {
+    const { container } = render(
+      <Provider getEmbedSession={async () => ''}>
+        <EmbeddedDashboard
+          publicId="x"
+          renderPlaceholder={({ labels }) => <p data-testid="mine">{labels.loading}!</p>}
+          renderError={({ error, retry }) => <button type="button" data-testid="my-error" onClick={retry}>{error?.name}</button>}
+        />
+      </Provider>,
+    );
+    expect(container.querySelector('[data-testid="mine"]')?.textContent).toBe('Loading the dashboard…!');
+    await waitFor(() => expect(container.querySelector('[data-testid="my-error"]')?.textContent).toBe('ServiceValidationError'));
+  });
+});

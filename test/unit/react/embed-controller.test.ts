@@ -1,0 +1,149 @@
+/**
+ * The embed controller without React (jsdom): the declarative view state diffed into actions,
+ * replayed on a new load, and the session renewed on a timer and on `session-expired`.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createEmbedEvent } from '../../../src/core/protocol/embed';
+import { createEmbedController, type EmbedControllerOptions } from '../../../src/react/embed-controller';
+
+const TENANT = 'https://acme.example.com';
+
+function setup(overrides: Partial<EmbedControllerOptions> = {}) {
+  const iframe = document.createElement('iframe');
+  document.body.append(iframe);
+  const posted: { type: string; payload: unknown }[] = [];
+  // jsdom gives the iframe a new window when its `src` changes: record what each one is sent.
+  const spied = new WeakSet<Window>();
+  const frame = (): Window => {
+    const current = iframe.contentWindow!;
+    if (!spied.has(current)) {
+      spied.add(current);
+      vi.spyOn(current, 'postMessage').mockImplementation((message: unknown) => {
+        posted.push(message as { type: string; payload: unknown });
+      });
+    }
+    return current;
+  };
+  let sessions = 0;
+  const options: EmbedControllerOptions = {
+    surface: 'dashboard',
+    tenantUrl: TENANT,
+    tenantError: undefined,
+    getEmbedSession: vi.fn(async () => `session-${++sessions}`),
+    url: { publicId: 'sales-overview' },
+    readyTimeoutMs: 20_000,
+    renewAfterMs: 0,
+    onEvent: vi.fn(),
+    onError: vi.fn(),
+    onSessionRenewed: vi.fn(),
+    ...overrides,
+  };
+  const controller = createEmbedController(() => options);
+  const say = (type: string, payload: Record<string, unknown>) =>
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: type === 'service:event:ready' || type === 'service:event:view' ? createEmbedEvent({ surface: 'dashboard', type, payload } as never) : { source: 'service-embed', direction: 'event', type, payload, timestamp: 1, surface: 'dashboard' },
+        origin: TENANT,
+        source: frame(),
+      }),
+    );
+  const ready = () => say('service:event:ready', { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' });
+  return { iframe, controller, options, posted, say, ready };
+}
+
+const settle = async () => {
+  for (let index = 0; index < 50; index++) await Promise.resolve();
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+  document.body.replaceChildren();
+});
+
+describe('createEmbedController', () => {
+  it('puts the view state in the URL, then diffs prop changes into actions, clearing removed filters', async () => {
+    const { iframe, controller, posted, ready } = setup();
+    controller.update({ locale: 'de-DE', filters: { 'orders.status': 'completed' }, colorScheme: 'dark' });
+    controller.attach(iframe);
+    await settle();
+    const url = new URL(iframe.src);
+    expect(url.searchParams.get('session')).toBe('session-1');
+    expect(url.searchParams.get('locale')).toBe('de-DE');
+    expect(url.searchParams.get('f_orders.status')).toBe('{"value":"completed"}');
+    // Not in the URL: sent after ready.
+    expect(posted).toEqual([]);
+    ready();
+    expect(posted.map((action) => action.type)).toEqual(['service:action:set-color-scheme']);
+    posted.length = 0;
+
+    controller.update({ locale: 'de-DE', filters: { 'orders.region': 'EU' }, colorScheme: 'dark' });
+    controller.update({ locale: 'de-DE', filters: { 'orders.region': 'EU' }, colorScheme: 'dark' });
+    expect(posted).toHaveLength(1);
+    const parameter = new URLSearchParams((posted[0]!.payload as { filterUrlParameter: string }).filterUrlParameter);
+    expect(Object.fromEntries(parameter)).toEqual({ 'f_orders.status': '{"value":[]}', 'f_orders.region': '{"value":"EU"}' });
+    expect(controller.getSnapshot().status).toBe('ready');
+  });
+
+  it('renews before the token lapses: a new session, the state replayed, the last path restored', async () => {
+    vi.useFakeTimers();
+    const { iframe, controller, options, posted, say, ready } = setup({ renewAfterMs: 60_000 });
+    controller.update({ colorScheme: 'dark', timezone: 'Asia/Tokyo' });
+    controller.attach(iframe);
+    await settle();
+    ready();
+    say('service:event:view', { surface: 'dashboard', path: '/dashboard/sales-overview/widgets/w1' });
+    controller.set('theme', { primaryColor: '#ff0000' });
+    posted.length = 0;
+
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(options.getEmbedSession).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(controller.getSnapshot().error?.message).toBeUndefined();
+    expect(controller.getSnapshot().status).toBe('renewing');
+    expect(options.getEmbedSession).toHaveBeenCalledTimes(2);
+    expect(new URL(iframe.src).searchParams.get('session')).toBe('session-2');
+    expect(new URL(iframe.src).searchParams.get('timezone')).toBe('Asia/Tokyo');
+    expect(options.onSessionRenewed).not.toHaveBeenCalled();
+    ready();
+    expect(options.onSessionRenewed).toHaveBeenCalledTimes(1);
+    expect(posted.map((action) => action.type)).toEqual(['service:action:set-color-scheme', 'service:action:set-theme', 'service:action:navigate']);
+    expect(posted[2]!.payload).toEqual({ path: '/dashboard/sales-overview/widgets/w1' });
+  });
+
+  it('renews on service:event:session-expired, whatever its payload', async () => {
+    const { iframe, controller, options, say, ready } = setup();
+    controller.attach(iframe);
+    await settle();
+    ready();
+    say('service:event:session-expired', { reason: 'anything' });
+    await settle();
+    expect(options.getEmbedSession).toHaveBeenCalledTimes(2);
+    expect(options.onEvent).toHaveBeenCalledWith(expect.objectContaining({ type: 'service:event:session-expired' }));
+    ready();
+    expect(options.onSessionRenewed).toHaveBeenCalledTimes(1);
+  });
+
+  it('a fatal error event puts it in the error state; a non-fatal one does not', async () => {
+    const { iframe, controller, say, ready } = setup();
+    controller.attach(iframe);
+    await settle();
+    ready();
+    say('service:event:error', { message: 'Widget failed', fatal: false });
+    expect(controller.getSnapshot().status).toBe('ready');
+    say('service:event:error', { message: 'Failed to load data', fatal: true });
+    expect(controller.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'embed_error', message: 'Failed to load data' } });
+  });
+
+  it('detach cancels the session fetch and drops its late answer', async () => {
+    let resolve: (id: string) => void = () => {};
+    const { iframe, controller, options } = setup({ getEmbedSession: vi.fn(() => new Promise<string>((done) => (resolve = done))) });
+    controller.attach(iframe);
+    await settle();
+    const signal = vi.mocked(options.getEmbedSession!).mock.calls[0]![1].signal;
+    controller.detach();
+    expect(signal.aborted).toBe(true);
+    resolve('late');
+    await settle();
+    expect(iframe.getAttribute('src')).toBeNull();
+  });
+});
