@@ -12,7 +12,6 @@ import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedEve
 import { useServiceContext } from './context';
 import { createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
 import { useLatest } from './use-latest';
-import { useStore } from './use-store';
 
 /** How long an embed waits for its session and then for `ready` before showing an error. */
 export const DEFAULT_READY_TIMEOUT_MS = 20_000;
@@ -185,7 +184,9 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
       };
     }),
   );
-  const snapshot = useStore(controller);
+  // The controller replaces its snapshot object on every change and never reads `this`, so React
+  // can read it directly: no selector (and no useStore) is needed on the embed path.
+  const snapshot = useSyncExternalStore(controller.subscribe, controller.getSnapshot, controller.getSnapshot);
 
   const [iframe, setIframe] = useState<HTMLIFrameElement | null>(null);
   // False on the server and during hydration (which must match it), true in the browser after.

@@ -628,7 +628,7 @@ export function isEmbedAction(value: unknown): value is EmbedAction {
 
 /** True when `type` names an event type this version knows (6.2). Checks the name only. */
 export function isEmbedEventType(type: string): type is EmbedEventType {
-  return Object.prototype.hasOwnProperty.call(eventPayloadRules, type);
+  return Object.hasOwn(eventPayloadRules, type);
 }
 
 // ---------------------------------------------------------------------------------------------
