@@ -22,6 +22,8 @@ export type {
 } from './react';
 
 // Components
+export { SqlToolView, ResultTable, ResultChart } from './components/results';
+export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabels } from './components/results';
 
 // The framework-free core
 export * from './core';

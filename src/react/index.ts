@@ -16,3 +16,4 @@ export type {
 export { useStore } from './use-store';
 export type { ExternalStore } from './use-store';
 export { useLatest, useIsomorphicLayoutEffect } from './use-latest';
+export { useServiceQueryClient } from './use-service-query-client';
