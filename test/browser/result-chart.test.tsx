@@ -2,7 +2,7 @@
  * ResultChart in real Chromium: the agent's recorded specs drawn with the rows of `result.data`,
  * the marks checked against those rows, the theme's colours, the skeleton, and bad input.
  */
-import { act } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/styles.css';
@@ -15,7 +15,7 @@ let root: Root | undefined;
 let host: HTMLElement | undefined;
 
 afterEach(async () => {
-  await act(async () => root?.unmount());
+  root?.unmount();
   host?.remove();
   root = undefined;
 });
@@ -34,7 +34,7 @@ function mount(element: React.ReactElement, theme?: 'light' | 'dark'): HTMLEleme
   if (theme) host.dataset.serviceTheme = theme;
   document.body.append(host);
   root = createRoot(host);
-  act(() => root!.render(element));
+  flushSync(() => root!.render(element));
   return host.querySelector<HTMLElement>('[data-part="chart"]')!;
 }
 
@@ -115,7 +115,7 @@ describe('ResultChart in Chromium', () => {
     const labelFill = (chart: HTMLElement) => chart.querySelector('g.role-axis-label text')!.getAttribute('fill');
     expect(labelFill(light.chart)?.toLowerCase()).toBe(DEFAULT_CHART_STYLE.labelColor.toLowerCase());
     expect(light.chart.querySelector('g.role-axis-label text')!.getAttribute('font-family')).toBe(DEFAULT_CHART_STYLE.font);
-    await act(async () => root?.unmount());
+    root?.unmount();
     host?.remove();
     const dark = chartOf('ordersByStatus', 'dark');
     await settled(dark.chart);
@@ -136,7 +136,7 @@ describe('ResultChart in Chromium', () => {
     const { chart } = chartOf('ordersByStatus');
     await settled(chart);
     const canvas = chart.querySelector('.service-result-chart__canvas')!;
-    await act(async () => root?.unmount());
+    root?.unmount();
     root = undefined;
     expect(canvas.childElementCount).toBe(0);
   });
@@ -154,7 +154,7 @@ describe('ResultChart in Chromium', () => {
     const vega = mount(<ResultChart spec={{ $schema: 'https://vega.github.io/schema/vega/v5.json', marks: [] }} columns={table.columns} rows={table.rows} />);
     expect(vega.dataset.state).toBe('error');
     expect(vega.textContent).toMatch(/a Vega spec, not Vega-Lite/);
-    await act(async () => root?.unmount());
+    root?.unmount();
     host?.remove();
     const rows = table.rows.map((row) => [...row]);
     rows[0]!.pop();
