@@ -5,14 +5,11 @@
  * execute and no request may leave the page: every URL in these specs carries the marker `evil`,
  * and the test watches CSP violations, resource timing entries, `window.open` and the DOM.
  */
-import { flushSync } from 'react-dom';
-import { createRoot, type Root } from 'react-dom/client';
 import { userEvent } from 'vitest/browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import '../../src/styles.css';
 import { ResultChart } from '../../src/components/results';
-import { toResultTable } from '../../src/core/protocol/tools';
-import { sqlToolCall } from '../fixtures/sql-tool-calls';
+import { chartHost, fixture, mountChart, unmountChart } from './result-chart-helpers';
 
 const CSP = [
   "default-src 'self'",
@@ -47,18 +44,9 @@ afterAll(() => {
   window.open = originalOpen;
 });
 
-let root: Root | undefined;
-let host: HTMLElement | undefined;
+afterEach(unmountChart);
 
-afterEach(async () => {
-  root?.unmount();
-  host?.remove();
-  root = undefined;
-});
-
-const call = sqlToolCall('ordersByStatus');
-if (call.status !== 'complete') throw new Error('fixture');
-const table = toResultTable(call.result)!;
+const { table } = fixture('ordersByStatus');
 /** The statuses of the recorded rows: what every chart must show, whatever its spec says. */
 const STATUSES = table.rows.map((row) => String(row[0]));
 
@@ -75,12 +63,7 @@ function leaks(): { resources: string[]; violations: typeof violations } {
 }
 
 async function draw(spec: Record<string, unknown>): Promise<HTMLElement> {
-  host = document.createElement('div');
-  host.style.width = '640px';
-  document.body.append(host);
-  root = createRoot(host);
-  flushSync(() => root!.render(<ResultChart spec={JSON.stringify(spec)} columns={table.columns} rows={table.rows} title="Attack" />));
-  const chart = host.querySelector<HTMLElement>('[data-part="chart"]')!;
+  const chart = mountChart(<ResultChart spec={JSON.stringify(spec)} columns={table.columns} rows={table.rows} title="Attack" />);
   await vi.waitFor(() => expect(chart.dataset.state).not.toBe('loading'), { timeout: 20_000 });
   return chart;
 }
@@ -95,7 +78,7 @@ function expectNothingLeft(chart: HTMLElement): void {
   expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
   expect(opened).toEqual([]);
   // No live link and no image with a URL anywhere in the chart or the tooltip.
-  const anchors = [...document.querySelectorAll('a[href], a[*|href]')].filter((anchor) => host?.contains(anchor) || anchor.closest('#vg-tooltip-element'));
+  const anchors = [...document.querySelectorAll('a[href], a[*|href]')].filter((anchor) => chartHost().contains(anchor) || anchor.closest('#vg-tooltip-element'));
   expect(anchors).toEqual([]);
   for (const image of document.querySelectorAll('image, img')) {
     const href = image.getAttribute('href') ?? image.getAttribute('xlink:href') ?? image.getAttribute('src') ?? '';

@@ -2,49 +2,18 @@
  * ResultChart in real Chromium: the agent's recorded specs drawn with the rows of `result.data`,
  * the marks checked against those rows, the theme's colours, the skeleton, and bad input.
  */
-import { flushSync } from 'react-dom';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/styles.css';
 import { ResultChart } from '../../src/components/results';
-import { toResultTable, type ServiceSqlApiResult } from '../../src/core/protocol/tools';
 import { DEFAULT_CHART_STYLE } from '../../src/core/protocol/tools';
-import { sqlToolCall, type SqlFixtureName } from '../fixtures/sql-tool-calls';
+import type { SqlFixtureName } from '../fixtures/sql-tool-calls';
+import { chartHost, fixture, mountChart, settled, unmountChart } from './result-chart-helpers';
 
-let root: Root | undefined;
-let host: HTMLElement | undefined;
-
-afterEach(async () => {
-  root?.unmount();
-  host?.remove();
-  root = undefined;
-});
-
-function fixture(name: SqlFixtureName) {
-  const call = sqlToolCall(name);
-  if (call.status !== 'complete' || call.result.kind !== 'serviceSqlApi') throw new Error(`${name} is not a complete SQL result`);
-  const result: ServiceSqlApiResult = call.result.value;
-  return { result, table: toResultTable(call.result)! };
-}
-
-/** Mounts a chart synchronously (effects run, vega is still loading) and returns its part. */
-function mount(element: React.ReactElement, theme?: 'light' | 'dark'): HTMLElement {
-  host = document.createElement('div');
-  host.style.width = '640px';
-  if (theme) host.dataset.serviceTheme = theme;
-  document.body.append(host);
-  root = createRoot(host);
-  flushSync(() => root!.render(element));
-  return host.querySelector<HTMLElement>('[data-part="chart"]')!;
-}
-
-async function settled(chart: HTMLElement, state: 'ready' | 'error' = 'ready'): Promise<void> {
-  await vi.waitFor(() => expect(chart.dataset.state).toBe(state), { timeout: 20_000 });
-}
+afterEach(unmountChart);
 
 function chartOf(name: SqlFixtureName, theme?: 'light' | 'dark') {
   const { result, table } = fixture(name);
-  const chart = mount(<ResultChart spec={result.vegaSpec!} columns={table.columns} rows={table.rows} title={result.queryTitle} />, theme);
+  const chart = mountChart(<ResultChart spec={result.vegaSpec!} columns={table.columns} rows={table.rows} title={result.queryTitle} />, theme);
   return { chart, result };
 }
 
@@ -115,11 +84,9 @@ describe('ResultChart in Chromium', () => {
     const labelFill = (chart: HTMLElement) => chart.querySelector('g.role-axis-label text')!.getAttribute('fill');
     expect(labelFill(light.chart)?.toLowerCase()).toBe(DEFAULT_CHART_STYLE.labelColor.toLowerCase());
     expect(light.chart.querySelector('g.role-axis-label text')!.getAttribute('font-family')).toBe(DEFAULT_CHART_STYLE.font);
-    root?.unmount();
-    host?.remove();
     const dark = chartOf('ordersByStatus', 'dark');
     await settled(dark.chart);
-    const text = getComputedStyle(host!).getPropertyValue('--service-color-text').trim();
+    const text = getComputedStyle(chartHost()).getPropertyValue('--service-color-text').trim();
     expect(text).toBe('#eceef2');
     expect(labelFill(dark.chart)).toBe(text);
     expect(dark.chart.querySelector('g.role-title text')!.getAttribute('fill')).toBe(text);
@@ -128,7 +95,7 @@ describe('ResultChart in Chromium', () => {
   it('follows a theme switch after it is drawn', async () => {
     const { chart } = chartOf('ordersByStatus', 'light');
     await settled(chart);
-    host!.dataset.serviceTheme = 'dark';
+    chartHost().dataset.serviceTheme = 'dark';
     await vi.waitFor(() => expect(chart.querySelector('g.role-axis-label text')?.getAttribute('fill')).toBe('#eceef2'), { timeout: 20_000 });
   });
 
@@ -136,14 +103,13 @@ describe('ResultChart in Chromium', () => {
     const { chart } = chartOf('ordersByStatus');
     await settled(chart);
     const canvas = chart.querySelector('.service-result-chart__canvas')!;
-    root?.unmount();
-    root = undefined;
+    unmountChart();
     expect(canvas.childElementCount).toBe(0);
   });
 
   it('shows an error card for a spec Vega-Lite cannot compile, in place of the chart only', async () => {
     const { table } = fixture('ordersByStatus');
-    const chart = mount(<ResultChart spec={{ mark: 'no-such-mark', encoding: { x: { field: 'status' } } }} columns={table.columns} rows={table.rows} />);
+    const chart = mountChart(<ResultChart spec={{ mark: 'no-such-mark', encoding: { x: { field: 'status' } } }} columns={table.columns} rows={table.rows} />);
     await settled(chart, 'error');
     expect(chart.querySelector('[role="alert"]')!.textContent).toMatch(/not a valid Vega-Lite chart/);
     expect(chart.querySelector('svg')).toBeNull();
@@ -151,14 +117,12 @@ describe('ResultChart in Chromium', () => {
 
   it('shows an error card for a Vega spec and for rows that do not match the schema', async () => {
     const { table } = fixture('ordersByStatus');
-    const vega = mount(<ResultChart spec={{ $schema: 'https://vega.github.io/schema/vega/v5.json', marks: [] }} columns={table.columns} rows={table.rows} />);
+    const vega = mountChart(<ResultChart spec={{ $schema: 'https://vega.github.io/schema/vega/v5.json', marks: [] }} columns={table.columns} rows={table.rows} />);
     expect(vega.dataset.state).toBe('error');
     expect(vega.textContent).toMatch(/a Vega spec, not Vega-Lite/);
-    root?.unmount();
-    host?.remove();
     const rows = table.rows.map((row) => [...row]);
     rows[0]!.pop();
-    const mismatch = mount(<ResultChart spec={{ mark: 'bar' }} columns={table.columns} rows={rows} />);
+    const mismatch = mountChart(<ResultChart spec={{ mark: 'bar' }} columns={table.columns} rows={rows} />);
     expect(mismatch.textContent).toMatch(/Row 1 has 2 cells but the schema has 3 columns/);
   });
 });

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { DEFAULT_CHART_STYLE } from '../../core/protocol/tools';
+import { defaultChartConfig } from '../../core/protocol/tools';
 import { isRecord } from '../../core/protocol/shared';
 import type { ChartValue } from '../../core/result-data';
 
@@ -142,16 +142,7 @@ function darkConfig(config: JsonObject, theme: ChartTheme): JsonObject {
  * category palette) on a transparent background. A spec's own `config` wins over it.
  */
 export function baseConfig(): Record<string, unknown> {
-  const { font, labelColor, palette } = DEFAULT_CHART_STYLE;
-  return {
-    background: 'transparent',
-    font,
-    axis: { labelColor, titleColor: labelColor, labelFont: font, titleFont: font },
-    legend: { labelColor, titleColor: labelColor, labelFont: font, titleFont: font },
-    header: { labelColor, titleColor: labelColor },
-    title: { color: labelColor, font },
-    range: { category: [...palette] },
-  };
+  return { background: 'transparent', ...defaultChartConfig() };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -214,28 +214,19 @@ describe('useServiceQueryClient', () => {
     );
     expect(seen.slice(0, 2)).toEqual([prop, enclosing]);
     seen.length = 0;
-    const { rerender } = render(
+    const tree = (url: string) => (
       <>
-        <ServiceProvider data={{ url: '/a', token: 't' }}>
+        <ServiceProvider data={{ url, token: 't' }}>
           <Probe onClient={record} />
           <Probe onClient={record} />
         </ServiceProvider>
         <ServiceProvider>
           <Probe onClient={record} />
         </ServiceProvider>
-      </>,
+      </>
     );
-    rerender(
-      <>
-        <ServiceProvider data={{ url: '/b', token: 't' }}>
-          <Probe onClient={record} />
-          <Probe onClient={record} />
-        </ServiceProvider>
-        <ServiceProvider>
-          <Probe onClient={record} />
-        </ServiceProvider>
-      </>,
-    );
+    const { rerender } = render(tree('/a'));
+    rerender(tree('/b'));
     const [a, b, c, d, e, f] = seen;
     expect(a).toBeInstanceOf(QueryClient);
     // One client per provider, kept across renders with new props; another provider has its own.
