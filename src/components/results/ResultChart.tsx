@@ -3,7 +3,7 @@ import { toChartRecords, type ResultColumn } from '../../core/result-data';
 import { ErrorCard } from './ErrorCard';
 import { fill, resolveLabels, type SqlToolLabels } from './labels';
 import { useChartTheme } from './use-chart-theme';
-import { embedChart, parseVegaLiteSpec, prepareSpec, type ChartProblem } from './vega';
+import { ChartLibrariesUnavailable, embedChart, parseVegaLiteSpec, prepareSpec, type ChartProblem } from './vega';
 
 /** Props of {@link ResultChart}. */
 export interface ResultChartProps {
@@ -95,10 +95,8 @@ export function ResultChart(props: ResultChartProps): ReactNode {
       (error: unknown) => {
         if (cancelled) return;
         const message = error instanceof Error ? error.message : String(error);
-        // A module that cannot be fetched fails the dynamic import with a TypeError naming it.
-        const unavailable = /dynamically imported module|Failed to fetch|Cannot find (?:module|package)|vega-embed|vega-interpreter/i.test(message) && !/\bspec\b/i.test(message);
         element.replaceChildren();
-        setState({ status: 'error', problem: { kind: unavailable ? 'unavailable' : 'spec', message } });
+        setState({ status: 'error', problem: { kind: error instanceof ChartLibrariesUnavailable ? 'unavailable' : 'spec', message } });
       },
     );
     return () => {

@@ -12,6 +12,12 @@ import { useOptionalServiceContext } from '../../react/context';
 import { useLatest } from '../../react/use-latest';
 import { useServiceQueryClient } from '../../react/use-service-query-client';
 
+/** Runs `callback` before the next paint (on the next tick where there are no frames). */
+function nextFrame(callback: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(callback);
+  else setTimeout(callback, 16);
+}
+
 /** Every row of a query, as the data API sent them. */
 export interface LoadedRows {
   schema: CubeSqlColumn[];
@@ -59,14 +65,25 @@ export function useLoadAll(sql: string | undefined): LoadAll {
         const client = createDataClient(settings);
         let schema: CubeSqlColumn[] = [];
         const rows: CubeSqlRow[] = [];
+        // Progress renders at most once per frame, however fast the rows come.
+        let scheduled = false;
+        const report = () => {
+          if (scheduled) return;
+          scheduled = true;
+          nextFrame(() => {
+            scheduled = false;
+            setReceived(rows.length);
+          });
+        };
         setReceived(0);
         for await (const chunk of client.sqlChunks(sql, { signal })) {
           if (chunk.type === 'schema') schema = chunk.schema;
           else {
             for (const row of chunk.rows) rows.push(row);
-            setReceived(rows.length);
+            report();
           }
         }
+        setReceived(rows.length);
         return { schema, rows };
       },
       enabled: requested && available,

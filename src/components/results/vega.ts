@@ -194,6 +194,14 @@ export function formatTooltip(value: unknown): string {
   return html;
 }
 
+/** The chart libraries (optional peers) could not be loaded: not installed, or the network failed. */
+export class ChartLibrariesUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`vega-embed and vega-interpreter could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ChartLibrariesUnavailable';
+  }
+}
+
 /** The embed function, once loaded. */
 export type EmbedFunction = (element: HTMLElement, spec: Record<string, unknown>, options: Record<string, unknown>) => Promise<{ finalize(): void; view: unknown }>;
 
@@ -229,10 +237,18 @@ export interface EmbedChartOptions {
 
 /**
  * Draws a prepared spec into `element` as SVG with the safe options; nothing in the spec can
- * change them (its `usermeta.embedOptions` is gone by now). Resolves with the finalizer.
+ * change them (its `usermeta.embedOptions` is gone by now). Resolves with the finalizer; rejects
+ * with {@link ChartLibrariesUnavailable} when the libraries cannot be loaded, with Vega's own error
+ * when the spec cannot be compiled or run.
  */
 export async function embedChart(element: HTMLElement, spec: Record<string, unknown>, options: EmbedChartOptions): Promise<() => void> {
-  const { embed, expressionInterpreter } = await loadVega();
+  let loaded: LoadedVega;
+  try {
+    loaded = await loadVega();
+  } catch (error) {
+    throw new ChartLibrariesUnavailable(error);
+  }
+  const { embed, expressionInterpreter } = loaded;
   const result = await embed(element, spec, {
     mode: 'vega-lite',
     renderer: 'svg',
