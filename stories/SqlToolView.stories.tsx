@@ -1,6 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { SqlToolView } from '../src/components/results';
+import { createChatClient } from '../src/core/chat-client';
+import { createThreadStore, type ChatToolCall } from '../src/core/thread-store';
 import { editedSqlToolCall, sqlToolCall, sqlWire, toChatToolCall } from '../test/fixtures/sql-tool-calls';
 
 /**
@@ -103,8 +105,7 @@ export const LoadAll: Story = {
     await expect(canvas.getByText('Showing 100 of 250 rows')).toBeInTheDocument();
     await userEvent.click(canvas.getByRole('button', { name: 'Load all 250 rows' }));
     await waitFor(() => expect(canvas.getByText('250 rows')).toBeInTheDocument(), { timeout: 20_000 });
-    const table = within(canvasElement.querySelector<HTMLElement>('[data-part="result-table"]')!);
-    await expect(table.getAllByRole('row')).toHaveLength(251);
+    await expect(canvasElement.querySelectorAll('[data-part="result-table"] tbody tr')).toHaveLength(250);
   },
 };
 
@@ -206,5 +207,33 @@ export const Labels: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByText('100 von 250 Zeilen')).toBeInTheDocument();
     await expect(canvas.getByRole('button', { name: 'Alle 250 Zeilen laden' })).toBeInTheDocument();
+  },
+};
+
+/**
+ * Live: the question is asked of the emulator's agent through the chat proxy route (as a partner
+ * app does), the stream goes through the core thread store, and its `serviceSqlApi` call is shown.
+ */
+export const LiveFromEmulator: Story = {
+  loaders: [
+    async () => {
+      const store = createThreadStore();
+      const chat = createChatClient({ url: '/api/service' });
+      store.begin();
+      for await (const line of chat.stream({ input: 'Who are our top 120 customers?' })) store.apply(line);
+      store.end();
+      const call = store.getSnapshot().messages.find((message) => message.toolCall?.name === 'serviceSqlApi')?.toolCall;
+      if (!call) throw new Error('the live answer had no serviceSqlApi call');
+      return { liveCall: call };
+    },
+  ],
+  render: (args, { loaded }) => <SqlToolView {...args} call={loaded.liveCall as ChatToolCall} />,
+  args: { defaultView: 'table' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvasElement.querySelector('[data-part="tool-call"]')).toHaveAttribute('data-state', 'complete');
+    await expect(canvas.getByText('Showing 100 of 120 rows')).toBeInTheDocument();
+    await userEvent.click(canvas.getByRole('button', { name: 'Load all 120 rows' }));
+    await waitFor(() => expect(canvas.getByText('120 rows')).toBeInTheDocument(), { timeout: 20_000 });
   },
 };
