@@ -22,7 +22,7 @@ export type {
 } from './react';
 
 // Components
-export { SqlToolView, ResultTable, ResultChart } from './components/results';
+export { SqlToolView, ResultTable, ResultChart, DEFAULT_SQL_TOOL_LABELS } from './components/results';
 export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabels } from './components/results';
 
 // The framework-free core

@@ -48,10 +48,10 @@ function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): Reac
     }, () => undefined);
   };
   return (
-    <details className="service-sql" data-part="sql">
+    <details className="service-result-sql" data-part="sql">
       <summary>{labels.sql}</summary>
-      <div className="service-sql__body">
-        <button type="button" className="service-button service-sql__copy" onClick={copy} data-state={copied ? 'copied' : 'idle'}>
+      <div className="service-result-sql__body">
+        <button type="button" className="service-result-button service-result-sql__copy" onClick={copy} data-state={copied ? 'copied' : 'idle'}>
           {copied ? labels.copied : labels.copySql}
         </button>
         <pre>
@@ -77,9 +77,9 @@ function download(blob: Blob, name: string): void {
 function LoadAllControl({ load, total, labels, format }: { load: ReturnType<typeof useLoadAll>; total: number; labels: SqlToolLabels; format: (value: number) => string }): ReactNode {
   if (load.status === 'loading') {
     return (
-      <span className="service-load-all" data-state="loading">
+      <span className="service-result-load-all" data-state="loading">
         <span role="status">{fill(labels.loadingRows, { count: format(load.received) })}</span>
-        <button type="button" className="service-button" onClick={load.cancel}>
+        <button type="button" className="service-result-button" onClick={load.cancel}>
           {labels.cancel}
         </button>
       </span>
@@ -87,9 +87,9 @@ function LoadAllControl({ load, total, labels, format }: { load: ReturnType<type
   }
   if (load.status === 'error') {
     return (
-      <span className="service-load-all" data-state="error">
+      <span className="service-result-load-all" data-state="error">
         <span role="alert">{fill(labels.loadAllFailed, { message: load.error?.message ?? '' })}</span>
-        <button type="button" className="service-button" onClick={load.start}>
+        <button type="button" className="service-result-button" onClick={load.start}>
           {labels.retry}
         </button>
       </span>
@@ -97,7 +97,7 @@ function LoadAllControl({ load, total, labels, format }: { load: ReturnType<type
   }
   if (load.status === 'success') return null;
   return (
-    <button type="button" className="service-button service-load-all" data-state="idle" onClick={load.start}>
+    <button type="button" className="service-result-button service-result-load-all" data-state="idle" onClick={load.start}>
       {fill(labels.loadAll, { total: format(total) })}
     </button>
   );
@@ -149,25 +149,25 @@ export function SqlToolView(props: SqlToolViewProps): ReactNode {
   const showChart = Boolean(vegaSpec) && view === 'chart';
   const state = call.status === 'running' ? 'running' : call.status === 'error' ? 'error' : 'complete';
   return (
-    <div className={className ? `service-sql-tool ${className}` : 'service-sql-tool'} data-part="tool-call" data-tool="serviceSqlApi" data-state={state}>
-      <div className="service-sql-tool__header">
-        <p className="service-sql-tool__title">{title}</p>
-        {description ? <p className="service-sql-tool__description">{description}</p> : null}
+    <div className={className ? `service-result-sql-tool ${className}` : 'service-result-sql-tool'} data-part="tool-call" data-tool="serviceSqlApi" data-state={state}>
+      <div className="service-result-sql-tool__header">
+        <p className="service-result-sql-tool__title">{title}</p>
+        {description ? <p className="service-result-sql-tool__description">{description}</p> : null}
       </div>
       {sql ? <SqlBlock sql={sql} labels={labels} /> : null}
       {call.status === 'running' ? (
-        <div className="service-sql-tool__running" role="status" data-state="running">
-          <span className="service-spinner" aria-hidden="true" />
+        <div className="service-result-sql-tool__running" role="status" data-state="running">
+          <span className="service-result-spinner" aria-hidden="true" />
           {labels.running}
         </div>
       ) : null}
       {call.status === 'error' ? <ErrorCard title={labels.resultError}>{call.error}</ErrorCard> : null}
       {call.status === 'complete' && !table ? <ErrorCard title={labels.resultError}>{labels.resultUnreadable}</ErrorCard> : null}
       {table ? (
-        <div className="service-sql-tool__result">
-          <div className="service-sql-tool__toolbar">
+        <div className="service-result-sql-tool__result">
+          <div className="service-result-sql-tool__toolbar">
             {vegaSpec ? (
-              <div className="service-segmented" role="group" aria-label={labels.viewSwitch}>
+              <div className="service-result-switch" role="group" aria-label={labels.viewSwitch}>
                 <button type="button" aria-pressed={view === 'chart'} onClick={() => setView('chart')}>
                   {labels.chart}
                 </button>
@@ -176,7 +176,7 @@ export function SqlToolView(props: SqlToolViewProps): ReactNode {
                 </button>
               </div>
             ) : null}
-            <button type="button" className="service-button" onClick={() => download(toCsvBlob(table.columns, table.rows), csvFileName(title))}>
+            <button type="button" className="service-result-button" onClick={() => download(toCsvBlob(table.columns, table.rows), csvFileName(title))}>
               {labels.downloadCsv}
             </button>
           </div>

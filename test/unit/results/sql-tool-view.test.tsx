@@ -300,6 +300,27 @@ describe('Load all, against the emulator', () => {
     expect((client.getQueryData(loadAllQueryKey(emulator.dataUrl, sql)) as { rows: unknown[] }).rows).toHaveLength(250);
   }, 20_000);
 
+  it('cancels a load in progress: the request is aborted and the button comes back', async () => {
+    const signals: AbortSignal[] = [];
+    // The emulator answers "Continue wait" 50 times: the load stays in progress until cancelled.
+    const slow: typeof fetch = (input, init) => {
+      if (init?.signal) signals.push(init.signal);
+      return fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-emulator-slow': '50' } });
+    };
+    render(
+      <ServiceProvider data={{ ...data, fetch: slow }} queryClient={new QueryClient()}>
+        <SqlToolView call={sqlToolCall('topCustomers')} defaultView="table" />
+      </ServiceProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Load all 250 rows' }));
+    await screen.findByText('Loading rows… 0 received');
+    await waitFor(() => expect(signals.length).toBeGreaterThan(0));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await screen.findByRole('button', { name: 'Load all 250 rows' });
+    expect(signals.at(-1)!.aborted).toBe(true);
+    expect(screen.getByText('Showing 100 of 250 rows')).toBeTruthy();
+  }, 20_000);
+
   it('shows a refused token as an error with retry, and retries', async () => {
     let token = 'not-a-jwt';
     const { container } = render(
