@@ -131,7 +131,10 @@ export function SqlToolView(props: SqlToolViewProps): ReactNode {
   const sql = input.sqlQuery ?? resultFields.sqlQuery;
   // The result's own spec first: it belongs to the rows that came back.
   const vegaSpec = result?.kind === 'serviceSqlApi' ? (resultFields.vegaSpec ?? input.vegaSpec) : undefined;
-  const [view, setView] = useState<'table' | 'chart'>(props.defaultView ?? (vegaSpec ? 'chart' : 'table'));
+  // The user's choice; until there is one, the default follows the call (a running call has no
+  // spec yet, and the same view shows it complete).
+  const [chosenView, setView] = useState<'table' | 'chart' | undefined>(undefined);
+  const view = chosenView ?? props.defaultView ?? (vegaSpec ? 'chart' : 'table');
   const load = useLoadAll(initialTable && initialTable.rows.length < initialTable.totalRows ? sql : undefined);
   const format = useMemo(() => {
     const numbers = new Intl.NumberFormat();

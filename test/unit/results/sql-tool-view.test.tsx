@@ -37,6 +37,14 @@ describe('SqlToolView', () => {
     expect(container.querySelector('[data-part="result-table"]')).toBeNull();
   });
 
+  it('opens on the chart when the call it showed running completes', () => {
+    const { container, rerender } = render(<SqlToolView call={sqlToolCall('ordersByStatus', 'running')} />);
+    rerender(<SqlToolView call={sqlToolCall('ordersByStatus')} />);
+    expect(part(container, 'tool-call').dataset.state).toBe('complete');
+    expect(part(container, 'chart')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Chart' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
   it('shows a complete result as a table typed by column_type', () => {
     const { container } = render(<SqlToolView call={sqlToolCall('revenueByMonth')} defaultView="table" />);
     const table = part(container, 'result-table');
