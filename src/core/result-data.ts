@@ -128,7 +128,7 @@ export function toChartRecords(columns: readonly ResultColumn[], rows: readonly 
       else if (kind === 'number') value = parseNumberCell(cell);
       else if (kind === 'temporal') value = parseTemporalCell(cell);
       else if (kind === 'boolean') value = parseBooleanCell(cell);
-      else value = typeof cell === 'string' ? cell : typeof cell === 'object' ? JSON.stringify(cell) : String(cell);
+      else value = cellText(cell);
       if (value === undefined) {
         throw new ResultDataError(
           `Row ${rowIndex + 1}, column "${column.name}": ${JSON.stringify(cell)?.slice(0, 80)} is not a ${kind} (column type ${column.type ?? 'unknown'})`,
@@ -150,7 +150,12 @@ export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return JSON.stringify(value) ?? '';
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    // Nested past the stack (or cyclic): still a cell, never a crash of the table.
+    return Array.isArray(value) ? '[…]' : '{…}';
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

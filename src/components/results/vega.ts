@@ -40,12 +40,32 @@ const VEGA_ONLY_KEYS = ['marks', 'signals', 'scales', 'axes', 'legends', 'projec
 /** Keys of which a Vega-Lite spec needs at least one. */
 const VEGA_LITE_KEYS = ['mark', 'layer', 'hconcat', 'vconcat', 'concat', 'facet', 'repeat', 'spec'] as const;
 
+/** Longest `vegaSpec` text drawn (1,000,000 characters): a chart spec is a few kilobytes. */
+export const MAX_SPEC_LENGTH = 1_000_000;
+/** Deepest nesting of objects and arrays in a spec drawn (64 levels): real specs stay under 10. */
+export const MAX_SPEC_DEPTH = 64;
+
+/** True when `value` nests objects or arrays more than `limit` levels deep (checked without recursion). */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * Reads an agent's `vegaSpec` (JSON text or an object) and checks that it is a Vega-Lite spec;
  * a Vega spec is refused (it can do far more than draw our rows).
  */
 export function parseVegaLiteSpec(spec: unknown): { ok: true; spec: JsonObject } | { ok: false; problem: ChartProblem } {
   let value: unknown = spec;
+  if (typeof spec === 'string' && spec.length > MAX_SPEC_LENGTH) {
+    return { ok: false, problem: { kind: 'spec', message: `the spec is longer than ${MAX_SPEC_LENGTH} characters` } };
+  }
   if (typeof spec === 'string') {
     try {
       value = JSON.parse(spec) as unknown;
@@ -54,6 +74,8 @@ export function parseVegaLiteSpec(spec: unknown): { ok: true; spec: JsonObject }
     }
   }
   if (!isRecord(value)) return { ok: false, problem: { kind: 'spec', message: 'the spec is not an object' } };
+  // Copying and compiling recurse: a spec nested deeper than any real chart is refused first.
+  if (deeperThan(value, MAX_SPEC_DEPTH)) return { ok: false, problem: { kind: 'spec', message: `the spec is nested deeper than ${MAX_SPEC_DEPTH} levels` } };
   const schema = value['$schema'];
   if (typeof schema === 'string' && /\/schema\/vega\/v/.test(schema)) {
     return { ok: false, problem: { kind: 'spec', message: 'a Vega spec, not Vega-Lite' } };

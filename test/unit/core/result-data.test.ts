@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ResultDataError,
+  cellText,
   columnKind,
   csvField,
   csvFileName,
@@ -137,6 +138,18 @@ describe('toChartRecords', () => {
     expect(parseTemporalCell('2024-02-29T10:00:00Z')!.toISOString()).toBe('2024-02-29T10:00:00.000Z');
     expect(parseTemporalCell('2024-02-29T10:00:00+0200')!.toISOString()).toBe('2024-02-29T08:00:00.000Z');
     expect(parseTemporalCell('2024-13-45')).toBeUndefined();
+  });
+});
+
+describe('cellText', () => {
+  it('writes JSON cells as JSON and survives cells nested past the stack', () => {
+    expect(cellText({ a: [1] })).toBe('{"a":[1]}');
+    let deep: unknown = 1;
+    for (let index = 0; index < 200_000; index++) deep = [deep];
+    expect(cellText(deep)).toBe('[…]');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(cellText(cyclic)).toBe('{…}');
   });
 });
 

@@ -1,6 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_SPEC_DEPTH,
+  MAX_SPEC_LENGTH,
   RESULT_DATA_NAME,
   baseConfig,
   createRefusingLoader,
@@ -33,6 +35,16 @@ describe('parseVegaLiteSpec', () => {
   it('reads the agent spec of a recorded call', () => {
     const input = JSON.parse(sqlWire('revenueByMonth').input!) as { vegaSpec: string };
     expect(parseVegaLiteSpec(input.vegaSpec)).toMatchObject({ ok: true, spec: { mark: { type: 'line' } } });
+  });
+
+  it(`refuses specs longer than ${MAX_SPEC_LENGTH} characters or nested deeper than ${MAX_SPEC_DEPTH} levels`, () => {
+    const long = JSON.stringify({ mark: 'bar', description: 'x'.repeat(MAX_SPEC_LENGTH) });
+    expect(parseVegaLiteSpec(long)).toMatchObject({ ok: false, problem: { kind: 'spec', message: expect.stringContaining('longer than') } });
+    const nest = (levels: number) => `{"mark":"bar","usermeta":${'{"a":'.repeat(levels - 1)}1${'}'.repeat(levels - 1)}}`;
+    expect(parseVegaLiteSpec(nest(MAX_SPEC_DEPTH))).toMatchObject({ ok: true });
+    expect(parseVegaLiteSpec(nest(MAX_SPEC_DEPTH + 1))).toMatchObject({ ok: false, problem: { message: expect.stringContaining('deeper than 64') } });
+    // A bomb far past any stack: refused, not a crash.
+    expect(parseVegaLiteSpec(nest(200_000))).toMatchObject({ ok: false, problem: { kind: 'spec' } });
   });
 
   it('reports text that is not JSON', () => {
