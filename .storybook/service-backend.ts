@@ -2,8 +2,8 @@
  * The partner's server for the stories, in Node: the emulator (or the one `npm start` runs) and
  * the host routes built with `@service/react/server`. Bundled and loaded by service-routes.ts.
  */
-import { startEmulator } from '../src/emulator';
-import { ADMIN_API_KEY, AGENT_1, DEPLOYMENT_1, agentUrl, dataUrl } from '../src/emulator/world';
+import { signDeploymentToken, startEmulator } from '../src/emulator';
+import { ADMIN_API_KEY, AGENT_1, DEPLOYMENT_1, WORLD, agentUrl, dataUrl } from '../src/emulator/world';
 import { createChatProxyHandler, createSessionHandler, toNodeHandler, type NodeHandler } from '../src/server';
 
 /** The viewer every story is signed in as: an external user of the emulator's tenant. */
@@ -15,6 +15,10 @@ export interface StoryServiceConfig {
   dataUrl: string;
   chatUrl: string;
   embedSessionUrl: string;
+  /** The data API through the partner's proxy route (same origin as the page): `data.url` of the stories' provider. */
+  dataProxyUrl: string;
+  /** `GET`: `{ token }`, a data API JWT for the story viewer, signed as a partner's server signs it. */
+  dataTokenUrl: string;
 }
 
 /** The routes, keyed by how a request is matched, and the config the stories read. */
@@ -22,6 +26,10 @@ export interface ServiceBackend {
   config: StoryServiceConfig;
   session: NodeHandler;
   chat: NodeHandler;
+  /** `GET {dataTokenUrl}`. */
+  dataToken: NodeHandler;
+  /** `{dataProxyUrl}/v1/...`, passed on to the emulator's data API. */
+  dataProxy: NodeHandler;
   close(): Promise<void>;
 }
 
@@ -34,6 +42,8 @@ export async function startServiceBackend(serviceUrl: string | undefined): Promi
     dataUrl: dataUrl(baseUrl, DEPLOYMENT_1.id),
     chatUrl: '/api/service',
     embedSessionUrl: '/api/embed-session',
+    dataProxyUrl: '/api/data',
+    dataTokenUrl: '/api/data-token',
   };
   return {
     config,
@@ -52,6 +62,30 @@ export async function startServiceBackend(serviceUrl: string | undefined): Promi
         resolveSessionSettings: () => ({ externalId: STORY_VIEWER }),
       }),
     ),
+    // A partner's server signs the viewer's data API token with the deployment's API secret; the
+    // emulator's secrets are part of its fixed world. The claims match the chat proxy's viewer, so
+    // "load all" sees the rows the agent saw.
+    dataToken: toNodeHandler(async () => {
+      const token = await signDeploymentToken(WORLD, { deploymentId: DEPLOYMENT_1.id, claims: { externalId: STORY_VIEWER }, expiresInSeconds: 3600 });
+      return Response.json({ token }, { headers: { 'cache-control': 'no-store' } });
+    }),
+    // The emulator's data API has no CORS: the page reaches it through this same-origin route,
+    // as it would a partner's proxy. The token is the page's own, passed on as it is.
+    dataProxy: toNodeHandler(async (request) => {
+      const path = new URL(request.url).pathname.slice(config.dataProxyUrl.length);
+      if (!path.startsWith('/v1/')) return new Response('not found', { status: 404 });
+      const headers = new Headers();
+      for (const name of ['authorization', 'content-type', 'x-emulator-slow']) {
+        const value = request.headers.get(name);
+        if (value !== null) headers.set(name, value);
+      }
+      const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+      const upstream = await fetch(`${config.dataUrl}${path}${new URL(request.url).search}`, { method: request.method, headers, body, signal: request.signal });
+      const answer = new Headers({ 'cache-control': 'no-store' });
+      const type = upstream.headers.get('content-type');
+      if (type) answer.set('content-type', type);
+      return new Response(upstream.body, { status: upstream.status, headers: answer });
+    }),
     close: async () => {
       await emulator?.close();
     },

@@ -6,6 +6,7 @@
  *
  * - `POST /api/embed-session`: `createSessionHandler` (what `fetchEmbedSession()` posts to)
  * - `/api/service/chat/stream-chat-state`, `/api/service/chat/abort`: `createChatProxyHandler`
+ * - `GET /api/data-token`: a data API token for the story viewer; `/api/data/v1/*`: the data API
  * - `GET /__service/config`: where the emulator is (`tenantUrl`, `dataUrl`), for the stories' provider
  *
  * The emulator is the one `npm start` runs (`STORYBOOK_SERVICE_URL`); without that variable (the
@@ -65,6 +66,8 @@ export function serviceRoutes(): Plugin {
           res.end(JSON.stringify(config));
         } else if (path === config.embedSessionUrl) void backend.session(req, res, next);
         else if (path?.startsWith(`${config.chatUrl}/chat/`)) void backend.chat(req, res, next);
+        else if (path === config.dataTokenUrl) void backend.dataToken(req, res, next);
+        else if (path?.startsWith(`${config.dataProxyUrl}/`)) void backend.dataProxy(req, res, next);
         else next();
       });
     },

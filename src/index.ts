@@ -38,6 +38,8 @@ export { EmbeddedDashboard, EmbeddedApp, EmbeddedChat } from './components/embed
 export type { EmbeddedDashboardProps, EmbeddedAppProps, EmbeddedChatProps, EmbedFrameProps } from './components/embeds/embedded';
 export { EmbedPlaceholder, EmbedErrorState, EmbedRetryButton, embedLabels } from './components/embeds/parts';
 export type { EmbedLabels, EmbedPlaceholderProps, EmbedErrorStateProps, EmbedRetryButtonProps } from './components/embeds/parts';
+export { SqlToolView, ResultTable, ResultChart, DEFAULT_SQL_TOOL_LABELS } from './components/results';
+export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabels } from './components/results';
 
 // The framework-free core
 export * from './core';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChatClientOptions } from '../core/chat-client';
 import type { DataClientOptions } from '../core/data-client';
@@ -89,6 +89,12 @@ export interface ServiceContextValue {
   readonly chat: ChatSettings | undefined;
   readonly data: DataSettings | undefined;
   readonly queryClient: QueryClient | undefined;
+  /**
+   * Where this provider keeps the library's own TanStack Query client, created on first use by
+   * `useServiceQueryClient` when neither `queryClient` nor a `QueryClientProvider` gives one: one
+   * per provider, stable for its lifetime.
+   */
+  readonly ownQueryClient: { current: QueryClient | undefined };
 }
 
 const ServiceContext = createContext<ServiceContextValue | null>(null);
@@ -135,10 +141,11 @@ export function ServiceProvider(props: ServiceProviderProps): ReactNode {
         : undefined,
     [hasGetEmbedSession, latestGetEmbedSession],
   );
+  const [ownQueryClient] = useState<{ current: QueryClient | undefined }>(() => ({ current: undefined }));
   const embedDefaults = useMemo<EmbedDefaults>(() => ({ colorScheme, theme, locale, timezone }), [colorScheme, theme, locale, timezone]);
   const value = useMemo<ServiceContextValue>(
-    () => ({ tenantUrl, ...tenant, getEmbedSession, embedDefaults, chat, data, queryClient }),
-    [tenantUrl, tenant, getEmbedSession, embedDefaults, chat, data, queryClient],
+    () => ({ tenantUrl, ...tenant, getEmbedSession, embedDefaults, chat, data, queryClient, ownQueryClient }),
+    [tenantUrl, tenant, getEmbedSession, embedDefaults, chat, data, queryClient, ownQueryClient],
   );
   return <ServiceContext.Provider value={value}>{children}</ServiceContext.Provider>;
 }

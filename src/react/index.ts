@@ -19,3 +19,4 @@ export { useLatest, useIsomorphicLayoutEffect } from './use-latest';
 export { fetchEmbedSession } from './fetch-embed-session';
 export { useEmbed, DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from './use-embed';
 export { EMBED_ERROR_CODES } from './embed-controller';
+export { useServiceQueryClient } from './use-service-query-client';

@@ -31,6 +31,24 @@ export const DEFAULT_CHART_STYLE: {
   palette: ['#4E79A7', '#F28E2B', '#E15759', '#76B7B2', '#59A14F', '#EDC948', '#B07AA1', '#FF9DA7', '#9C755F', '#BAB0AC'],
 };
 
+/**
+ * The Vega-Lite `config` of {@link DEFAULT_CHART_STYLE}: font, label and title colours of axes,
+ * legends, headers and titles, the category palette and the default mark colour. What the agent
+ * puts in its specs and what the chat draws specs without a style of their own with.
+ */
+export function defaultChartConfig(): Record<string, unknown> {
+  const { font, labelColor, palette } = DEFAULT_CHART_STYLE;
+  return {
+    font,
+    axis: { labelColor, titleColor: labelColor, labelFont: font, titleFont: font },
+    legend: { labelColor, titleColor: labelColor, labelFont: font, titleFont: font },
+    header: { labelColor, titleColor: labelColor },
+    title: { color: labelColor, font },
+    range: { category: [...palette] },
+    mark: { color: palette[0] },
+  };
+}
+
 /** A member of a cube or view in a `serviceMeta` result. */
 export interface MetaSearchMember {
   name: string;

@@ -27,8 +27,8 @@
 import { AGENT_NODE, type StreamMessage } from '../../core/protocol/chat';
 import type { ChatPace } from '../context';
 import {
-  DEFAULT_CHART_STYLE,
   SERVICE_META_TOOL,
+  defaultChartConfig,
   SERVICE_SQL_API_TOOL,
   SQL_RESULT_ROW_LIMIT,
   type MetaSearchCube,
@@ -166,16 +166,7 @@ export function membersMatching(searchQuery: string): string[] {
 
 /** Vega-Lite `config` of the official default chart style (service-behaviour 1). */
 export function chartConfig(): Record<string, unknown> {
-  const { font, labelColor, palette } = DEFAULT_CHART_STYLE;
-  return {
-    font,
-    axis: { labelColor, titleColor: labelColor, labelFont: font, titleFont: font },
-    legend: { labelColor, titleColor: labelColor, labelFont: font, titleFont: font },
-    header: { labelColor, titleColor: labelColor },
-    title: { color: labelColor, font },
-    range: { category: [...palette] },
-    mark: { color: palette[0] },
-  };
+  return defaultChartConfig();
 }
 
 /** A Vega-Lite v5 spec as JSON text, without `data` (the rows are `result.data`, 2.8). */

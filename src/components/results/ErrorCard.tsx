@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+
+/** Props of {@link ErrorCard}. */
+export interface ErrorCardProps {
+  title: string;
+  children?: ReactNode;
+}
+
+/** The card shown in place of one part (chart, table, rows) that cannot be shown; the rest stays. */
+export function ErrorCard({ title, children }: ErrorCardProps): ReactNode {
+  return (
+    <div className="service-result-error" data-part="error" role="alert">
+      <p className="service-result-error__title">{title}</p>
+      {children ? <p className="service-result-error__detail">{children}</p> : null}
+    </div>
+  );
+}

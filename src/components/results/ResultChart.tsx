@@ -1,0 +1,126 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { toChartRecords, type ResultColumn } from '../../core/result-data';
+import { ErrorCard } from './ErrorCard';
+import { fill, resolveLabels, type SqlToolLabels } from './labels';
+import { useChartTheme } from './use-chart-theme';
+import { ChartLibrariesUnavailable, embedChart, parseVegaLiteSpec, prepareSpec, type ChartProblem } from './vega';
+
+/** Props of {@link ResultChart}. */
+export interface ResultChartProps {
+  /**
+   * The Vega-Lite spec: a `serviceSqlApi` `vegaSpec` (JSON text) or the parsed object. Its own data
+   * sources are ignored: the chart draws `rows`.
+   */
+  spec: string | Record<string, unknown>;
+  /** The result's columns (`schema` of a `serviceSqlApi` result: `name` and `column_type` as `type`). */
+  columns: readonly ResultColumn[];
+  /** The result's rows (`data`), converted by the column types: numbers, dates, booleans, strings. */
+  rows: readonly unknown[];
+  /** What the chart shows, for its accessible name; default the spec's title, else `labels.untitledQuery`. */
+  title?: string;
+  /** UI strings; see `SqlToolLabels`. */
+  labels?: Partial<SqlToolLabels>;
+  className?: string;
+}
+
+type ChartState = { status: 'loading' } | { status: 'ready' } | { status: 'error'; problem: ChartProblem };
+
+/** Height of the skeleton: the spec's own height plus room for a title and axes, else 300 px. */
+function skeletonHeight(spec: unknown): number {
+  const height = typeof spec === 'object' && spec !== null ? (spec as { height?: unknown }).height : undefined;
+  return typeof height === 'number' && Number.isFinite(height) && height > 0 ? Math.min(height, 2000) + 60 : 300;
+}
+
+function specTitle(spec: unknown): string | undefined {
+  const title = typeof spec === 'object' && spec !== null ? (spec as { title?: unknown }).title : undefined;
+  if (typeof title === 'string') return title;
+  if (typeof title === 'object' && title !== null && typeof (title as { text?: unknown }).text === 'string') return (title as { text: string }).text;
+  return undefined;
+}
+
+function problemText(problem: ChartProblem, labels: SqlToolLabels): string {
+  const template = {
+    json: labels.chartInvalidJson,
+    spec: labels.chartInvalidSpec,
+    data: labels.chartDataMismatch,
+    unavailable: labels.chartUnavailable,
+  }[problem.kind];
+  return fill(template, { message: problem.message });
+}
+
+/**
+ * A Vega-Lite chart of a SQL result (`data-part="chart"`): the agent's `vegaSpec` drawn with the
+ * result's rows, in the service's default chart style and, in dark mode, the theme's text colour.
+ *
+ * vega-embed, vega-lite and vega-interpreter (optional peers) load with `import()` when the first
+ * chart mounts; a skeleton of the chart's size holds its place until then. The spec cannot make
+ * the page load anything, run code or change how it is embedded (see `vega.ts`). A spec that is
+ * not JSON or not Vega-Lite, rows that do not match their columns, or libraries that fail to load
+ * give an error card in place of the chart, never an exception. The view is finalized on unmount.
+ */
+export function ResultChart(props: ResultChartProps): ReactNode {
+  const { spec, columns, rows, className } = props;
+  const labels = resolveLabels(props.labels);
+  const container = useRef<HTMLDivElement>(null);
+  const target = useRef<HTMLDivElement>(null);
+  const theme = useChartTheme(container);
+  const parsed = useMemo(() => parseVegaLiteSpec(spec), [spec]);
+  const records = useMemo(() => {
+    try {
+      return { ok: true as const, records: toChartRecords(columns, rows) };
+    } catch (error) {
+      return { ok: false as const, problem: { kind: 'data' as const, message: error instanceof Error ? error.message : String(error) } };
+    }
+  }, [columns, rows]);
+  const title = props.title ?? (parsed.ok ? specTitle(parsed.spec) : undefined) ?? labels.untitledQuery;
+  const description = fill(labels.chartLabel, { title });
+  const [state, setState] = useState<ChartState>({ status: 'loading' });
+  const inputProblem = !parsed.ok ? parsed.problem : !records.ok ? records.problem : undefined;
+
+  useEffect(() => {
+    const element = target.current;
+    if (!element || !theme || !parsed.ok || !records.ok) return;
+    let finalize: (() => void) | undefined;
+    let cancelled = false;
+    setState({ status: 'loading' });
+    const prepared = prepareSpec(parsed.spec, records.records, { description, theme });
+    embedChart(element, prepared, { theme }).then(
+      (done) => {
+        if (cancelled) done();
+        else {
+          finalize = done;
+          setState({ status: 'ready' });
+        }
+      },
+      (error: unknown) => {
+        if (cancelled) return;
+        const message = error instanceof Error ? error.message : String(error);
+        element.replaceChildren();
+        setState({ status: 'error', problem: { kind: error instanceof ChartLibrariesUnavailable ? 'unavailable' : 'spec', message } });
+      },
+    );
+    return () => {
+      cancelled = true;
+      finalize?.();
+      element.replaceChildren();
+    };
+  }, [parsed, records, theme, description]);
+
+  const problem = inputProblem ?? (state.status === 'error' ? state.problem : undefined);
+  const loading = !problem && state.status === 'loading';
+  const height = skeletonHeight(parsed.ok ? parsed.spec : undefined);
+  return (
+    <div ref={container} className={className ? `service-result-chart ${className}` : 'service-result-chart'} data-part="chart" data-state={problem ? 'error' : state.status}>
+      {problem ? (
+        <ErrorCard title={labels.chartError}>{problemText(problem, labels)}</ErrorCard>
+      ) : (
+        <>
+          {loading ? (
+            <div className="service-result-chart__skeleton" role="img" aria-label={labels.chartLoading} aria-busy="true" style={{ height }} />
+          ) : null}
+          <div ref={target} className="service-result-chart__canvas" role="figure" aria-label={description} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,199 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { toResultTable, type ResultTable as ResultTableData, type ServiceSqlApiInput } from '../../core/protocol/tools';
+import { isRecord } from '../../core/protocol/shared';
+import { csvFileName, toCsvBlob } from '../../core/result-data';
+import type { ChatToolCall } from '../../core/thread-store';
+import { ErrorCard } from './ErrorCard';
+import { fill, resolveLabels, type SqlToolLabels } from './labels';
+import { ResultChart } from './ResultChart';
+import { ResultTable } from './ResultTable';
+import { useLoadAll } from './use-load-all';
+
+/** Props of {@link SqlToolView}. */
+export interface SqlToolViewProps {
+  /**
+   * A `serviceSqlApi` tool call as the thread store keeps it: `running` (input only) or `complete`
+   * (with a `serviceSqlApi` result, or the older row-object shape, shown as a table). Tool errors
+   * are the chat's to show; given one, this view shows an error card.
+   */
+  call: ChatToolCall;
+  /** UI strings over the English defaults; see {@link SqlToolLabels}. */
+  labels?: Partial<SqlToolLabels>;
+  /** What a result with a chart shows first. Default `'chart'` when the call has a `vegaSpec`, else the table. */
+  defaultView?: 'table' | 'chart';
+  className?: string;
+}
+
+/** The text fields of a `serviceSqlApi` input or result, each kept only when it is a string. */
+function textFields(value: unknown): Partial<Pick<ServiceSqlApiInput, 'sqlQuery' | 'queryTitle' | 'description' | 'vegaSpec'>> {
+  if (!isRecord(value)) return {};
+  const fields: Partial<Record<'sqlQuery' | 'queryTitle' | 'description' | 'vegaSpec', string>> = {};
+  for (const key of ['sqlQuery', 'queryTitle', 'description', 'vegaSpec'] as const) {
+    const field = value[key];
+    if (typeof field === 'string' && field.trim() !== '') fields[key] = field;
+  }
+  return fields;
+}
+
+/** The SQL, collapsible, with a copy button (`data-part="sql"`). */
+function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): ReactNode {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const copy = () => {
+    void navigator.clipboard?.writeText(sql).then(() => {
+      setCopied(true);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setCopied(false), 2000);
+    }, () => undefined);
+  };
+  return (
+    <details className="service-result-sql" data-part="sql">
+      <summary>{labels.sql}</summary>
+      <div className="service-result-sql__body">
+        <button type="button" className="service-result-button service-result-sql__copy" onClick={copy} data-state={copied ? 'copied' : 'idle'}>
+          {copied ? labels.copied : labels.copySql}
+        </button>
+        <pre>
+          <code>{sql}</code>
+        </pre>
+      </div>
+    </details>
+  );
+}
+
+/** Downloads `blob` as a file named `name`, through a link that never enters the document. */
+function download(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  // Revoked on the next task: the download has taken the blob by then.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** "Load all", its progress, and its errors, in the table's footer. */
+function LoadAllControl({ load, total, labels, format }: { load: ReturnType<typeof useLoadAll>; total: number; labels: SqlToolLabels; format: (value: number) => string }): ReactNode {
+  if (load.status === 'loading') {
+    return (
+      <span className="service-result-load-all" data-state="loading">
+        <span role="status">{fill(labels.loadingRows, { count: format(load.received) })}</span>
+        <button type="button" className="service-result-button" onClick={load.cancel}>
+          {labels.cancel}
+        </button>
+      </span>
+    );
+  }
+  if (load.status === 'error') {
+    return (
+      <span className="service-result-load-all" data-state="error">
+        <span role="alert">{fill(labels.loadAllFailed, { message: load.error?.message ?? '' })}</span>
+        <button type="button" className="service-result-button" onClick={load.start}>
+          {labels.retry}
+        </button>
+      </span>
+    );
+  }
+  if (load.status === 'success') return null;
+  return (
+    <button type="button" className="service-result-button service-result-load-all" data-state="idle" onClick={load.start}>
+      {fill(labels.loadAll, { total: format(total) })}
+    </button>
+  );
+}
+
+/**
+ * The view of one `serviceSqlApi` tool call (`data-part="tool-call"`, `data-tool="serviceSqlApi"`):
+ * its title and description, its SQL (collapsible, with a copy button), and once complete its
+ * result as a table typed by `column_type` and, when the agent made one, a Vega-Lite chart, with a
+ * chart/table switch and a CSV download.
+ *
+ * A capped result ("Showing 100 of 1,234 rows") gets a "Load all" button that runs the SQL on the
+ * data API with the nearest `ServiceProvider`'s `data` settings, through TanStack Query (the
+ * provider's `queryClient`, else an enclosing `QueryClientProvider`'s, else the library's own),
+ * showing the rows received so far. Without `data` settings there is no "Load all" button: the
+ * view never guesses where the data API is or how to authenticate to it.
+ *
+ * Bad input stays in its part: a chart that cannot be drawn shows an error card while the table
+ * still works, and a result that is not a table shows an error card under the title and SQL.
+ * Works without a `ServiceProvider` (no "Load all" then).
+ */
+export function SqlToolView(props: SqlToolViewProps): ReactNode {
+  const { call, className } = props;
+  const labels = resolveLabels(props.labels);
+  const input = useMemo(() => textFields(call.input), [call.input]);
+  const result = call.status === 'complete' ? call.result : undefined;
+  const resultFields = useMemo(() => (result?.kind === 'serviceSqlApi' ? textFields(result.value) : {}), [result]);
+  const initialTable = useMemo(() => (result ? toResultTable(result) : undefined), [result]);
+  const title = input.queryTitle ?? resultFields.queryTitle ?? labels.untitledQuery;
+  const description = input.description ?? resultFields.description;
+  const sql = input.sqlQuery ?? resultFields.sqlQuery;
+  // The result's own spec first: it belongs to the rows that came back.
+  const vegaSpec = result?.kind === 'serviceSqlApi' ? (resultFields.vegaSpec ?? input.vegaSpec) : undefined;
+  // The user's choice; until there is one, the default follows the call (a running call has no
+  // spec yet, and the same view shows it complete).
+  const [chosenView, setView] = useState<'table' | 'chart' | undefined>(undefined);
+  const view = chosenView ?? props.defaultView ?? (vegaSpec ? 'chart' : 'table');
+  const load = useLoadAll(initialTable && initialTable.rows.length < initialTable.totalRows ? sql : undefined);
+  const format = useMemo(() => {
+    const numbers = new Intl.NumberFormat();
+    return (value: number) => numbers.format(value);
+  }, []);
+
+  // After "load all", the table and the CSV hold every row; the chart keeps the tool's rows.
+  const table: ResultTableData | undefined = useMemo(() => {
+    if (!initialTable) return undefined;
+    if (!load.data) return initialTable;
+    const columns = load.data.schema.length > 0 ? load.data.schema.map((column) => ({ name: column.name, type: column.column_type })) : initialTable.columns;
+    return { columns, rows: load.data.rows, totalRows: load.data.rows.length };
+  }, [initialTable, load.data]);
+
+  const showChart = Boolean(vegaSpec) && view === 'chart';
+  const state = call.status === 'running' ? 'running' : call.status === 'error' ? 'error' : 'complete';
+  return (
+    <div className={className ? `service-result-sql-tool ${className}` : 'service-result-sql-tool'} data-part="tool-call" data-tool="serviceSqlApi" data-state={state}>
+      <div className="service-result-sql-tool__header">
+        <p className="service-result-sql-tool__title">{title}</p>
+        {description ? <p className="service-result-sql-tool__description">{description}</p> : null}
+      </div>
+      {sql ? <SqlBlock sql={sql} labels={labels} /> : null}
+      {call.status === 'running' ? (
+        <div className="service-result-sql-tool__running" role="status" data-state="running">
+          <span className="service-result-spinner" aria-hidden="true" />
+          {labels.running}
+        </div>
+      ) : null}
+      {call.status === 'error' ? <ErrorCard title={labels.resultError}>{call.error}</ErrorCard> : null}
+      {call.status === 'complete' && !table ? <ErrorCard title={labels.resultError}>{labels.resultUnreadable}</ErrorCard> : null}
+      {table ? (
+        <div className="service-result-sql-tool__result">
+          <div className="service-result-sql-tool__toolbar">
+            {vegaSpec ? (
+              <div className="service-result-switch" role="group" aria-label={labels.viewSwitch}>
+                <button type="button" aria-pressed={view === 'chart'} onClick={() => setView('chart')}>
+                  {labels.chart}
+                </button>
+                <button type="button" aria-pressed={view === 'table'} onClick={() => setView('table')}>
+                  {labels.table}
+                </button>
+              </div>
+            ) : null}
+            <button type="button" className="service-result-button" onClick={() => download(toCsvBlob(table.columns, table.rows), csvFileName(title))}>
+              {labels.downloadCsv}
+            </button>
+          </div>
+          {showChart && initialTable ? (
+            <ResultChart spec={vegaSpec!} columns={initialTable.columns} rows={initialTable.rows} title={title} labels={props.labels} />
+          ) : (
+            <ResultTable table={table} title={title} labels={props.labels}>
+              {load.available && initialTable && (load.status !== 'idle' || initialTable.rows.length < initialTable.totalRows) ? (
+                <LoadAllControl load={load} total={initialTable.totalRows} labels={labels} format={format} />
+              ) : null}
+            </ResultTable>
+          )}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+/**
+ * The view of a `serviceSqlApi` tool call and its parts: the result table, the Vega-Lite chart,
+ * and their labels.
+ *
+ * @module
+ */
+export { SqlToolView } from './SqlToolView';
+export type { SqlToolViewProps } from './SqlToolView';
+export { ResultTable, DEFAULT_MAX_TABLE_ROWS } from './ResultTable';
+export type { ResultTableProps } from './ResultTable';
+export { ResultChart } from './ResultChart';
+export type { ResultChartProps } from './ResultChart';
+export { DEFAULT_SQL_TOOL_LABELS } from './labels';
+export type { SqlToolLabels } from './labels';

@@ -1,0 +1,239 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { SqlToolView } from '../src/components/results';
+import { createChatClient } from '../src/core/chat-client';
+import { createThreadStore, type ChatToolCall } from '../src/core/thread-store';
+import { editedSqlToolCall, sqlToolCall, sqlWire, toChatToolCall } from '../test/fixtures/sql-tool-calls';
+
+/**
+ * The view of a `serviceSqlApi` tool call, fed by calls recorded from the emulator's agent
+ * (`test/fixtures/sql-tool-calls.json`); "Load all" runs against the live emulator through the
+ * story provider's data settings (the partner routes of `.storybook/service-backend.ts`).
+ */
+const meta = {
+  title: 'Chat/SqlToolView',
+  component: SqlToolView,
+  args: { call: sqlToolCall('revenueByMonth') },
+  decorators: [
+    (Story) => (
+      <div style={{ maxWidth: 760 }}>
+        <Story />
+      </div>
+    ),
+  ],
+} satisfies Meta<typeof SqlToolView>;
+
+export default meta;
+
+type Story = StoryObj<typeof meta>;
+
+const resultRows = (name: 'revenueByMonth' | 'ordersByStatus' | 'revenueByRegion' | 'topCustomers') =>
+  (JSON.parse(sqlWire(name).result!) as { data: string[][] }).data;
+
+/** The chart part once vega has drawn it (or given up). */
+async function drawnChart(canvasElement: HTMLElement): Promise<HTMLElement> {
+  return waitFor(
+    () => {
+      const chart = canvasElement.querySelector<HTMLElement>('[data-part="chart"]');
+      if (chart?.dataset.state !== 'ready' && chart?.dataset.state !== 'error') throw new Error('the chart is still loading');
+      return chart;
+    },
+    { timeout: 20_000 },
+  );
+}
+
+/** The tool is still running: title, description and SQL from its input. */
+export const Running: Story = {
+  args: { call: sqlToolCall('revenueByMonth', 'running') },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('status')).toHaveTextContent('Running query…');
+    await expect(canvasElement.querySelector('[data-part="tool-call"]')).toHaveAttribute('data-state', 'running');
+    await expect(canvasElement.querySelector('[data-part="result-table"]')).toBeNull();
+  },
+};
+
+/** A complete result shown as its table. */
+export const Table: Story = {
+  args: { call: sqlToolCall('revenueByRegion'), defaultView: 'table' },
+  play: async ({ canvasElement }) => {
+    const table = within(canvasElement.querySelector<HTMLElement>('[data-part="result-table"]')!);
+    await expect(table.getAllByRole('row')).toHaveLength(resultRows('revenueByRegion').length + 1);
+    await expect(table.getByRole('columnheader', { name: 'revenue' })).toHaveAttribute('data-kind', 'number');
+  },
+};
+
+/** A complete result shown as the agent's Vega-Lite chart, drawn from `result.data`. */
+export const Chart: Story = {
+  args: { call: sqlToolCall('ordersByStatus') },
+  play: async ({ canvasElement }) => {
+    const chart = await drawnChart(canvasElement);
+    await expect(chart).toHaveAttribute('data-state', 'ready');
+    await expect(chart.querySelectorAll('g.mark-rect path')).toHaveLength(resultRows('ordersByStatus').length);
+  },
+};
+
+/** The line chart of a year of monthly revenue. */
+export const LineChart: Story = {
+  args: { call: sqlToolCall('revenueByMonth') },
+  play: async ({ canvasElement }) => {
+    const chart = await drawnChart(canvasElement);
+    await expect(chart.querySelectorAll('g.mark-symbol path')).toHaveLength(resultRows('revenueByMonth').length);
+  },
+};
+
+/** Switching between chart and table. */
+export const Toggle: Story = {
+  args: { call: sqlToolCall('revenueByRegion') },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await drawnChart(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Table' }));
+    await expect(canvas.getByRole('button', { name: 'Table' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(canvasElement.querySelector('[data-part="chart"]')).toBeNull();
+    await expect(canvasElement.querySelector('[data-part="result-table"]')).not.toBeNull();
+    await userEvent.click(canvas.getByRole('button', { name: 'Chart' }));
+    await expect(await drawnChart(canvasElement)).toHaveAttribute('data-state', 'ready');
+  },
+};
+
+/** A capped result (100 of 250 rows): "Load all" runs the SQL on the live emulator's data API. */
+export const LoadAll: Story = {
+  args: { call: sqlToolCall('topCustomers'), defaultView: 'table' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByText('Showing 100 of 250 rows')).toBeInTheDocument();
+    await userEvent.click(canvas.getByRole('button', { name: 'Load all 250 rows' }));
+    await waitFor(() => expect(canvas.getByText('250 rows')).toBeInTheDocument(), { timeout: 20_000 });
+    await expect(canvasElement.querySelectorAll('[data-part="result-table"] tbody tr')).toHaveLength(250);
+  },
+};
+
+/** The older result shape (rows as objects, plus an annotation) renders as a table. */
+export const LegacyShape: Story = {
+  args: {
+    call: toChatToolCall({
+      name: 'serviceSqlApi',
+      input: JSON.stringify({ queryTitle: 'Orders by region', description: 'The older result shape.', sqlQuery: 'SELECT region, MEASURE(orders.count) FROM orders GROUP BY 1' }),
+      result: JSON.stringify({
+        data: resultRows('revenueByRegion').map(([region, revenue, orders]) => ({ 'orders.region': region, 'orders.total_revenue': revenue, 'orders.count': orders })),
+        annotation: { measures: {}, dimensions: {} },
+      }),
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    const table = within(canvasElement.querySelector<HTMLElement>('[data-part="result-table"]')!);
+    await expect(table.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['orders.region', 'orders.total_revenue', 'orders.count']);
+  },
+};
+
+/** A `vegaSpec` that is not valid Vega-Lite: an error card for the chart, the table still there. */
+export const BadSpec: Story = {
+  args: {
+    call: editedSqlToolCall('ordersByStatus', ({ input, result }) => {
+      input.vegaSpec = result.vegaSpec = JSON.stringify({ mark: 'pie-in-the-sky', encoding: { x: { field: 'status' } } });
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    const chart = await drawnChart(canvasElement);
+    await expect(chart).toHaveAttribute('data-state', 'error');
+    await expect(within(chart).getByRole('alert')).toHaveTextContent(/not a valid Vega-Lite chart/);
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'Table' }));
+    await expect(canvasElement.querySelector('[data-part="result-table"]')).not.toBeNull();
+  },
+};
+
+/** A `vegaSpec` that is not JSON at all. */
+export const BrokenSpecJson: Story = {
+  args: {
+    call: editedSqlToolCall('revenueByRegion', ({ input, result }) => {
+      input.vegaSpec = result.vegaSpec = '{"mark": {"type": "arc"';
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent(/not valid JSON/);
+  },
+};
+
+/** `result.data` that does not match its schema: the chart refuses to misread it, the table shows it as sent. */
+export const BadData: Story = {
+  args: {
+    call: editedSqlToolCall('ordersByStatus', ({ result }) => {
+      (result.data as string[][])[2]![1] = 'eight thousand';
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent(/Row 3, column "orders": "eight thousand" is not a number/);
+  },
+};
+
+/** A tool error given to the view anyway: an error card under the title and SQL. */
+export const ToolError: Story = {
+  args: { call: sqlToolCall('margin') },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent(/gross_margin/);
+  },
+};
+
+/** Dark theme: tokens of the theme, chart text in the theme's text colour. */
+export const DarkTheme: Story = {
+  args: { call: sqlToolCall('ordersByStatus') },
+  globals: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const chart = await drawnChart(canvasElement);
+    const text = getComputedStyle(chart).getPropertyValue('--service-color-text').trim();
+    await expect(chart.querySelector('g.role-axis-label text')).toHaveAttribute('fill', text);
+  },
+};
+
+/** Every string replaced through `labels`. */
+export const Labels: Story = {
+  args: {
+    call: sqlToolCall('topCustomers'),
+    defaultView: 'table',
+    labels: {
+      sql: 'Abfrage',
+      copySql: 'SQL kopieren',
+      chart: 'Diagramm',
+      table: 'Tabelle',
+      viewSwitch: 'Ergebnis anzeigen als',
+      downloadCsv: 'CSV herunterladen',
+      showingRows: '{shown} von {total} Zeilen',
+      loadAll: 'Alle {total} Zeilen laden',
+      tableLabel: 'Ergebnis von {title}',
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByText('100 von 250 Zeilen')).toBeInTheDocument();
+    await expect(canvas.getByRole('button', { name: 'Alle 250 Zeilen laden' })).toBeInTheDocument();
+  },
+};
+
+/**
+ * Live: the question is asked of the emulator's agent through the chat proxy route (as a partner
+ * app does), the stream goes through the core thread store, and its `serviceSqlApi` call is shown.
+ */
+export const LiveFromEmulator: Story = {
+  loaders: [
+    async () => {
+      const store = createThreadStore();
+      const chat = createChatClient({ url: '/api/service' });
+      store.begin();
+      for await (const line of chat.stream({ input: 'Who are our top 120 customers?' })) store.apply(line);
+      store.end();
+      const call = store.getSnapshot().messages.find((message) => message.toolCall?.name === 'serviceSqlApi')?.toolCall;
+      if (!call) throw new Error('the live answer had no serviceSqlApi call');
+      return { liveCall: call };
+    },
+  ],
+  render: (args, { loaded }) => <SqlToolView {...args} call={loaded.liveCall as ChatToolCall} />,
+  args: { defaultView: 'table' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvasElement.querySelector('[data-part="tool-call"]')).toHaveAttribute('data-state', 'complete');
+    await expect(canvas.getByText('Showing 100 of 120 rows')).toBeInTheDocument();
+    await userEvent.click(canvas.getByRole('button', { name: 'Load all 120 rows' }));
+    await waitFor(() => expect(canvas.getByText('120 rows')).toBeInTheDocument(), { timeout: 20_000 });
+  },
+};
