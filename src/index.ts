@@ -7,4 +7,6 @@
  *
  * @module
  */
+export { StreamingMarkdown } from './components/markdown';
+export type { StreamingMarkdownProps } from './components/markdown';
 export * from './core';
