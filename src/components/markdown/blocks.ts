@@ -24,6 +24,10 @@ export interface Split {
   blocks: readonly SettledBlock[];
   /** Offset where the tail (the part later text may still change) starts. */
   cut: number;
+  /** Set when the last block is plain text cut off before its run of lines ended. */
+  openPlain?: PlainReason;
+  /** Set when the tail is (the rest of) a run over the limits: shown as plain text. */
+  tailPlain?: PlainReason;
 }
 
 /** Size of the first window parsed when looking for settled blocks; doubled when too small. */
@@ -43,10 +47,11 @@ export function splitBlocks(previous: Split | undefined, text: string, limits: M
   let cut: number;
   if (previous && text.startsWith(previous.text.slice(0, previous.cut))) {
     if (text.length >= previous.text.length && text.startsWith(previous.text)) {
-      // Nothing can settle until a line completes (or the tail outgrows a block).
+      // Nothing can settle until a line completes or starts (or the tail outgrows a block).
       const added = text.slice(previous.text.length);
-      if (!added.includes('\n') && text.length - previous.cut <= limits.maxBlockLength) {
-        return { text, blocks: previous.blocks, cut: previous.cut };
+      const lineSoFar = previous.text.slice(previous.text.lastIndexOf('\n') + 1);
+      if (!added.includes('\n') && lineSoFar.trim() !== '' && text.length - previous.cut <= limits.maxBlockLength) {
+        return { ...previous, text };
       }
     }
     blocks = previous.blocks.slice();
@@ -57,25 +62,61 @@ export function splitBlocks(previous: Split | undefined, text: string, limits: M
   }
 
   let window = FIRST_WINDOW;
+  let openPlain = previous && cut === previous.cut ? previous.openPlain : undefined;
+  let tailPlain: PlainReason | undefined;
+  const push = (source: string, plain?: PlainReason) => {
+    blocks.push({ start: cut, source, definitions: plain ? '' : definitionsOf(parseMarkdown(source)), ...(plain ? { plain } : {}) });
+    cut += source.length;
+    window = FIRST_WINDOW;
+  };
   while (cut < text.length) {
     const tail = text.length - cut;
-    const size = Math.min(window, tail, limits.maxBlockLength);
-    const source = text.slice(cut, cut + size);
-    const breach = overLimit(source, limits);
-    if (breach) {
-      // Never handed to the parser whole: what comes before the offending run is one block, the
-      // run itself a plain piece ending at a line end (or at the limit).
-      if (breach.start > 0) {
-        const before = source.slice(0, breach.start);
-        blocks.push({ start: cut, source: before, definitions: definitionsOf(parseMarkdown(before)) });
-        cut += breach.start;
+    const span = text.slice(cut, cut + Math.min(tail, limits.maxBlockLength));
+
+    if (openPlain) {
+      // The rest of a run cut off as plain text stays plain up to its end (a blank line).
+      if (/^[ \t]*\n/.test(span)) {
+        openPlain = undefined;
         continue;
       }
-      const end = breach.end < size ? breach.end : plainEnd(source, size < tail);
-      if (end === 0) break;
-      blocks.push({ start: cut, source: source.slice(0, end), definitions: '', plain: breach.reason });
-      cut += end;
-      window = FIRST_WINDOW;
+      const end = runEnd(span);
+      if (end !== -1) {
+        push(span.slice(0, end), openPlain);
+        openPlain = undefined;
+      } else if (tail > limits.maxBlockLength) {
+        push(span.slice(0, plainEnd(span, true)), openPlain);
+      } else {
+        tailPlain = openPlain;
+        break;
+      }
+      continue;
+    }
+
+    const firstLineEnd = text.indexOf('\n', cut);
+    if ((firstLineEnd === -1 ? text.length : firstLineEnd) - cut > limits.maxBlockLength) {
+      // A line longer than a block may be: no window can settle it, so skip the parser.
+      push(span.slice(0, plainEnd(span, true)), 'length');
+      openPlain = 'length';
+      continue;
+    }
+
+    const size = Math.min(window, tail, limits.maxBlockLength);
+    const source = span.slice(0, size);
+    const breach = overLimit(size < span.length ? span : source, limits);
+    if (breach) {
+      // Never handed to the parser: what comes before the offending run is a block of its own,
+      // the run plain text up to its end (in pieces of at most a block).
+      if (breach.start > 0) {
+        push(span.slice(0, breach.start));
+      } else if (breach.end < span.length) {
+        push(span.slice(0, breach.end), breach.reason);
+      } else if (tail > limits.maxBlockLength) {
+        push(span.slice(0, plainEnd(span, true)), breach.reason);
+        openPlain = breach.reason;
+      } else {
+        tailPlain = breach.reason;
+        break;
+      }
       continue;
     }
     const settled = settle(source);
@@ -91,14 +132,19 @@ export function splitBlocks(previous: Split | undefined, text: string, limits: M
     }
     if (tail > limits.maxBlockLength) {
       // One node longer than a block may be: shown as plain text, in pieces.
-      const end = plainEnd(source, true);
-      blocks.push({ start: cut, source: source.slice(0, end), definitions: '', plain: 'length' });
-      cut += end;
+      push(source.slice(0, plainEnd(source, true)), 'length');
+      openPlain = 'length';
       continue;
     }
     break;
   }
-  return { text, blocks, cut };
+  return { text, blocks, cut, ...(openPlain ? { openPlain } : {}), ...(tailPlain ? { tailPlain } : {}) };
+}
+
+/** Offset just past the last line of the first run of lines in `span`, or -1 if it does not end there. */
+function runEnd(span: string): number {
+  const blank = /\n[ \t]*\n/.exec(span);
+  return blank ? blank.index + 1 : -1;
 }
 
 /**
@@ -116,11 +162,17 @@ function plainEnd(source: string, more: boolean): number {
 /** The settled top-level nodes of `source` (offsets relative to it). */
 function settle(source: string): Omit<SettledBlock, 'plain'>[] {
   const children = parseMarkdown(source).children;
-  // The last node whose first line is complete closes every node before it.
+  // The last node whose first line is complete closes every node before it. So does one whose
+  // line is still arriving when a blank line comes first and it starts with a letter in the
+  // first column: nothing such a line grows into (unlike `2` becoming `2.`) continues a block.
   let closing = -1;
   for (let index = children.length - 1; index > 0; index--) {
     const offset = children[index]!.position?.start.offset ?? source.length;
-    if (source.indexOf('\n', offset) !== -1) {
+    const fresh =
+      LETTER.test(source[offset] ?? '') &&
+      lineStart(source, offset) === offset &&
+      BLANK_LINE.test(source.slice(children[index - 1]!.position?.end.offset ?? 0, offset));
+    if (fresh || source.indexOf('\n', offset) !== -1) {
       closing = index;
       break;
     }
@@ -131,9 +183,13 @@ function settle(source: string): Omit<SettledBlock, 'plain'>[] {
   for (let index = 1; index <= closing; index++) {
     const end = lineStart(source, children[index]!.position?.start.offset ?? 0);
     const previous = children[index - 1]!;
-    // A definition and a paragraph right under it are one chunk of paragraph content to the
-    // parser: what the next lines mean depends on both, so they settle together.
-    if (previous.type === 'definition' && !/\n[ \t]*\n/.test(source.slice(previous.position?.end.offset ?? 0, end))) continue;
+    // Without a blank line between them, a node that interrupts a paragraph (or the paragraph
+    // content of a definition) parses differently than it would alone (`- - ` is a nested list
+    // alone, a list of `-` under a paragraph), so the two settle together. Headings, breaks and
+    // code leave nothing open to interrupt.
+    if (!CLOSED_AT_LINE_END.has(previous.type) && !BLANK_LINE.test(source.slice(previous.position?.end.offset ?? 0, end))) {
+      continue;
+    }
     const nodes = children.slice(first, index);
     result.push({ start, source: source.slice(start, end), definitions: nodes.map((node) => definitionsOf(node)).filter(Boolean).join('\n') });
     start = end;
@@ -141,6 +197,10 @@ function settle(source: string): Omit<SettledBlock, 'plain'>[] {
   }
   return result;
 }
+
+const LETTER = /\p{L}/u;
+const CLOSED_AT_LINE_END = new Set(['heading', 'thematicBreak', 'code']);
+const BLANK_LINE = /\n[ \t]*\n/;
 
 function lineStart(source: string, offset: number): number {
   return source.lastIndexOf('\n', offset - 1) + 1;

@@ -88,14 +88,23 @@ export function overLimit(text: string, limits: MarkdownLimits): LimitBreach | u
   return breach ? { reason: breach, start: runStart, end: text.length } : undefined;
 }
 
-/** Containers a line prefix can open: each `>` and list marker, and one per two columns of indent. */
+/**
+ * Containers a line prefix opens: each `>` and list marker, and one per two columns of
+ * indentation (a nested list item carries only its own marker). The space after a marker
+ * belongs to the marker.
+ */
 function nesting(prefix: string): number {
   let containers = 0;
   let columns = 0;
+  let afterMarker = false;
   for (const char of prefix) {
-    if (char === ' ') columns += 1;
-    else if (char === '\t') columns += 4;
-    else if (char < '0' || char > '9') containers += 1;
+    if (char === ' ' || char === '\t') {
+      if (!afterMarker) columns += char === '\t' ? 4 : 1;
+      afterMarker = false;
+    } else if (char < '0' || char > '9') {
+      containers += 1;
+      afterMarker = true;
+    }
   }
   return containers + Math.floor(columns / 2);
 }

@@ -83,11 +83,11 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
   const visible = truncated ? text.slice(0, safeCut(text, maxLength)) : text;
   const split = splitter.split(visible, resolved);
   const tail = visible.slice(split.cut);
-  const tailSource = streaming ? healTail(tail) : tail;
+  const tailSource = streaming && !split.tailPlain ? healTail(tail) : tail;
 
   // Link reference definitions act at a distance: each block is parsed with those of the others
   // (earlier ones first, so the first definition of a label wins as in a whole-text render).
-  const tailDefinitions = tailSource.includes(']:') ? definitionsOf(parseMarkdown(tailSource)) : '';
+  const tailDefinitions = !split.tailPlain && tailSource.includes(']:') ? definitionsOf(parseMarkdown(tailSource)) : '';
   const definitions = split.blocks.map((block) => block.definitions);
   const anyDefinitions = tailDefinitions !== '' || definitions.some(Boolean);
 
@@ -97,7 +97,9 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
   });
   if (tailSource !== '') {
     const context = anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
-    children.push(<Block key={split.cut} source={tailSource} context={context} options={options} limits={resolved} />);
+    children.push(
+      <Block key={split.cut} source={tailSource} plain={split.tailPlain} context={context} options={options} limits={resolved} />,
+    );
   }
 
   return (
