@@ -1,4 +1,4 @@
-import type { Element, ElementContent, Nodes as HastNodes } from 'hast';
+import type { Element, Nodes as HastNodes } from 'hast';
 import { createElement, type ComponentType, type JSX, type ReactNode } from 'react';
 import { allowedImageUrl, safeUrl } from './url';
 
@@ -37,11 +37,18 @@ export function renderHast(tree: HastNodes, options: RenderOptions): ReactNode[]
   return result;
 }
 
-function renderChildren(children: readonly ElementContent[], options: RenderOptions): ReactNode[] | undefined {
+/** Elements in which whitespace text is not allowed (React warns; browsers move it out). */
+const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr']);
+
+function renderChildren(parent: Element, options: RenderOptions): ReactNode[] | undefined {
+  const { children } = parent;
   if (children.length === 0) return undefined;
+  const inTable = TABLE_PARTS.has(parent.tagName);
   const result: ReactNode[] = [];
   children.forEach((child, index) => {
-    if (child.type === 'text') result.push(child.value);
+    if (child.type === 'text') {
+      if (!(inTable && child.value.trim() === '')) result.push(child.value);
+    }
     else if (child.type === 'element') result.push(renderElement(child, String(index), options));
   });
   return result;
@@ -87,7 +94,7 @@ function renderElement(element: Element, key: string, options: RenderOptions): R
     props.readOnly = true;
   }
 
-  const children = renderChildren(element.children, options);
+  const children = renderChildren(element, options);
   if (override === undefined) return createElement(tagName, props, children);
   if (typeof override === 'string') return createElement(override, props, children);
   return createElement(override as ComponentType<Props>, { ...props, node: element }, children);
