@@ -23,6 +23,8 @@ export interface RenderOptions {
   allowedImageOrigins: readonly string[];
   /** Text shown for a blocked image without alt text. */
   imageLabel: string;
+  /** Accessible name of a task list checkbox (its checked state says whether it is done). */
+  taskLabel: string;
 }
 
 /** React nodes for a hast tree made from markdown (no raw HTML: the tree is built without it). */
@@ -90,8 +92,9 @@ function renderElement(element: Element, key: string, options: RenderOptions): R
       props.src = src;
     }
   } else if (tagName === 'input') {
-    // Task list boxes show state; nobody can toggle an answer.
+    // Task list boxes show state; nobody can toggle an answer. A form field needs a name.
     props.readOnly = true;
+    props['aria-label'] = options.taskLabel;
   }
 
   const children = renderChildren(element, options);

@@ -12,12 +12,15 @@ export interface StreamingMarkdownLabels {
   image: string;
   /** Ends text cut off at `limits.maxLength`. Default "The rest of this text is too long to show." */
   truncated: string;
+  /** Accessible name of a task list checkbox, whose checked state tells the rest. Default "Done". */
+  task: string;
 }
 
 /** The default {@link StreamingMarkdownLabels}. */
 export const DEFAULT_MARKDOWN_LABELS: Readonly<StreamingMarkdownLabels> = Object.freeze({
   image: 'Image',
   truncated: 'The rest of this text is too long to show.',
+  task: 'Done',
 });
 
 /** Props of {@link StreamingMarkdown}. */
@@ -66,14 +69,15 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
   const { maxLength, maxBlockLength, maxDepth, maxMarkers } = { ...DEFAULT_MARKDOWN_LIMITS, ...limits };
   const imageLabel = labels?.image ?? DEFAULT_MARKDOWN_LABELS.image;
   const truncatedLabel = labels?.truncated ?? DEFAULT_MARKDOWN_LABELS.truncated;
+  const taskLabel = labels?.task ?? DEFAULT_MARKDOWN_LABELS.task;
 
   const resolved = useMemo<MarkdownLimits>(
     () => ({ maxLength, maxBlockLength, maxDepth, maxMarkers }),
     [maxLength, maxBlockLength, maxDepth, maxMarkers],
   );
   const options = useMemo<RenderOptions>(
-    () => ({ components, allowedImageOrigins, imageLabel }),
-    [components, allowedImageOrigins, imageLabel],
+    () => ({ components, allowedImageOrigins, imageLabel, taskLabel }),
+    [components, allowedImageOrigins, imageLabel, taskLabel],
   );
   // The splitter keeps the last split so an appended delta only looks at the tail. Its result
   // is a pure function of the text, so rendering twice (Strict Mode, concurrent renders) is safe.

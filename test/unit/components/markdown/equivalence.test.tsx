@@ -15,7 +15,7 @@ afterEach(cleanup);
 /** Runs per property; raise it (`MARKDOWN_PROPERTY_RUNS=2000`) to search harder. */
 const RUNS = Number(process.env.MARKDOWN_PROPERTY_RUNS ?? 200);
 
-const OPTIONS = { components: undefined, allowedImageOrigins: ['https://img.example'], imageLabel: 'Image' };
+const OPTIONS = { components: undefined, allowedImageOrigins: ['https://img.example'], imageLabel: 'Image', taskLabel: 'Done' };
 
 /** The whole text parsed and rendered in one go: what the streamed result must equal. */
 function Whole({ text }: { text: string }): ReactNode {
@@ -134,7 +134,10 @@ function normalize(html: string): string {
     const href = link.getAttribute('href');
     if (href !== null && !/^(?:https?|mailto):/i.test(href)) link.removeAttribute('href');
   }
-  for (const box of template.content.querySelectorAll('input')) box.removeAttribute('readonly');
+  for (const box of template.content.querySelectorAll('input')) {
+    box.removeAttribute('readonly');
+    box.removeAttribute('aria-label');
+  }
   for (const image of template.content.querySelectorAll('img')) {
     if (!image.getAttribute('src')?.startsWith('https://img.example/')) image.replaceWith(image.getAttribute('alt') ?? '');
   }
