@@ -41,5 +41,8 @@ export type { EmbedLabels, EmbedPlaceholderProps, EmbedErrorStateProps, EmbedRet
 export { SqlToolView, ResultTable, ResultChart, DEFAULT_SQL_TOOL_LABELS } from './components/results';
 export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabels } from './components/results';
 
+export { StreamingMarkdown } from './components/markdown';
+export type { StreamingMarkdownProps } from './components/markdown';
+
 // The framework-free core
 export * from './core';
