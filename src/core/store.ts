@@ -18,6 +18,10 @@ export interface Notifier {
   changed(): void;
   /** Runs `fn`, then notifies once if anything changed. Batches nest. */
   batch<T>(fn: () => T): T;
+  /** Opens a batch without a closure, for paths run once per streamed line; pair with {@link Notifier.release} in a `finally`. */
+  hold(): void;
+  /** Closes a batch opened by {@link Notifier.hold}. */
+  release(): void;
 }
 
 const runNow: ScheduleNotify = (notify) => notify();
@@ -45,7 +49,18 @@ export function createNotifier(scheduleNotify: ScheduleNotify = runNow): Notifie
     scheduleNotify(notify);
   }
 
+  function hold(): void {
+    depth++;
+  }
+
+  function release(): void {
+    depth--;
+    flush();
+  }
+
   return {
+    hold,
+    release,
     subscribe(listener) {
       listeners.add(listener);
       return () => {
@@ -57,12 +72,11 @@ export function createNotifier(scheduleNotify: ScheduleNotify = runNow): Notifie
       flush();
     },
     batch(fn) {
-      depth++;
+      hold();
       try {
         return fn();
       } finally {
-        depth--;
-        flush();
+        release();
       }
     },
   };

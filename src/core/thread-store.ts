@@ -241,7 +241,7 @@ function sameError(a: Error | undefined, b: Error): boolean {
  */
 export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore {
   const { onInvalidLine } = options;
-  const { subscribe, batch, changed: notifyChanged } = createNotifier(options.scheduleNotify);
+  const { subscribe, batch, hold, release, changed: notifyChanged } = createNotifier(options.scheduleNotify);
 
   const byId = new Map<string, Entry>();
   /** Entries ordered by (`sort`, `seq`). */
@@ -348,7 +348,13 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   }
 
   function apply(line: unknown): void {
-    batch(() => applyLine(line));
+    // `batch` without its closure: this runs once per streamed line.
+    hold();
+    try {
+      applyLine(line);
+    } finally {
+      release();
+    }
   }
 
   function applyMany(lines: Iterable<unknown>): void {
