@@ -77,8 +77,11 @@ export interface AgentChat {
    * the run if one started, never a second one). Rejects like `send` while an answer runs.
    */
   resume(): Promise<void>;
-  /** Cuts the local request (the agent goes on) and forgets the thread: a new conversation. */
-  reset(): void;
+  /**
+   * Cuts the local request (the agent goes on) and forgets the thread: a new conversation, or,
+   * given a `chatId`, that stored thread (shown once {@link AgentChat.resume} reads it).
+   */
+  reset(chatId?: string): void;
   subscribe(listener: () => void): () => void;
   getSnapshot(): AgentChatSnapshot;
   /** Cuts the local request and stops notifying; later calls to `send` and `resume` reject. */
@@ -197,13 +200,15 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
 
   let threadSnapshot: ThreadSnapshot | undefined;
   let seenState: AgentChatState | undefined;
+  let seenChatId: string | undefined;
   let snapshot: AgentChatSnapshot;
 
   function getSnapshot(): AgentChatSnapshot {
     const thread = store.getSnapshot();
-    if (thread === threadSnapshot && state === seenState) return snapshot;
+    if (thread === threadSnapshot && state === seenState && storedChatId === seenChatId) return snapshot;
     threadSnapshot = thread;
     seenState = state;
+    seenChatId = storedChatId;
     const { status, error, reconnect } = state;
     return (snapshot = { ...thread, chatId: thread.chatId ?? storedChatId, status, error, reconnect });
   }
@@ -320,14 +325,14 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       await stopAgent();
     },
 
-    reset(): void {
+    reset(chatId?: string): void {
       if (running) {
         running.stopped = true;
         running.controller.abort(new ServiceAbortError('The chat was reset'));
         running = undefined;
       }
       last = undefined;
-      storedChatId = announcedChatId = undefined;
+      storedChatId = announcedChatId = chatId;
       notifier.batch(() => {
         store.reset();
         dispatch({ type: 'reset' });

@@ -16,3 +16,5 @@ export type {
 export { useStore } from './use-store';
 export type { ExternalStore } from './use-store';
 export { useLatest, useIsomorphicLayoutEffect } from './use-latest';
+export { useAgentChat } from './use-agent-chat';
+export type { UseAgentChatOptions, UseAgentChatResult } from './use-agent-chat';

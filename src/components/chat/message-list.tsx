@@ -1,0 +1,115 @@
+/**
+ * `ChatMessageList`: the conversation as a `role="log"`, busy while an answer streams. It sticks
+ * to the bottom as the answer grows and lets go as soon as the user scrolls up (a button brings
+ * them back). Messages are memoized by identity, so a delta re-renders only its own message, and
+ * each message is `content-visibility: auto`, so a long thread lays out only what is on screen.
+ *
+ * @module
+ */
+import { forwardRef, useCallback, useLayoutEffect, useRef, useState, type ComponentPropsWithoutRef, type ForwardedRef, type UIEvent } from 'react';
+import { isRunning } from '../../core/agent-chat';
+import { composeEventHandlers, cx } from './compose';
+import { useAgentChatConfig, useAgentChatState } from './context';
+import { ChatMessageItem, isVisibleMessage } from './message';
+
+/** How close to the bottom (px) still counts as "at the bottom". */
+const STICK_THRESHOLD_PX = 24;
+
+/** Props of {@link ChatMessageList}. */
+export type ChatMessageListProps = ComponentPropsWithoutRef<'div'>;
+
+function setRef<T>(ref: ForwardedRef<T>, value: T | null): void {
+  if (typeof ref === 'function') ref(value);
+  else if (ref) ref.current = value;
+}
+
+/** The messages: `role="log"`, `data-part="message-list"`, `data-state` `streaming` or `idle`, `aria-busy` while streaming. */
+export const ChatMessageList = forwardRef<HTMLDivElement, ChatMessageListProps>(function ChatMessageList({ className, onScroll, children, ...props }, ref) {
+  const chat = useAgentChatState('ChatMessageList');
+  const { labels, showThinking } = useAgentChatConfig('ChatMessageList');
+  const { messages, finalAnswer, status } = chat;
+  const running = isRunning(status);
+  const element = useRef<HTMLDivElement | null>(null);
+  const stuck = useRef(true);
+  const [away, setAway] = useState(false);
+
+  const attach = useCallback(
+    (node: HTMLDivElement | null) => {
+      element.current = node;
+      setRef(ref, node);
+    },
+    [ref],
+  );
+
+  // After each commit: follow the answer, unless the user scrolled away.
+  useLayoutEffect(() => {
+    const node = element.current;
+    if (node && stuck.current) node.scrollTop = node.scrollHeight;
+  }, [messages, status]);
+
+  const handleScroll = (event: UIEvent<HTMLDivElement>) => {
+    const node = event.currentTarget;
+    const atBottom = node.scrollHeight - node.scrollTop - node.clientHeight <= STICK_THRESHOLD_PX;
+    stuck.current = atBottom;
+    setAway(!atBottom);
+  };
+
+  const jump = () => {
+    const node = element.current;
+    if (!node) return;
+    stuck.current = true;
+    setAway(false);
+    node.scrollTop = node.scrollHeight;
+  };
+
+  const visible = messages.filter((message) => isVisibleMessage(message, showThinking));
+  const last = visible.at(-1);
+  // Something to say while the agent works and shows nothing yet.
+  const waiting = status === 'submitted' || (status === 'streaming' && (last === undefined || last.role === 'user'));
+  return (
+    <div
+      ref={attach}
+      role="log"
+      // One announcement per completed answer comes from the announcer: the log itself stays quiet.
+      aria-live="off"
+      aria-label={labels.log}
+      aria-busy={running}
+      tabIndex={0}
+      data-part="message-list"
+      data-state={running ? 'streaming' : 'idle'}
+      className={cx('service-chat-list', className)}
+      onScroll={composeEventHandlers(onScroll, handleScroll)}
+      {...props}
+    >
+      {visible.map((message) => (
+        <ChatMessageItem
+          key={message.id}
+          message={message}
+          final={message === finalAnswer}
+          streaming={running && message === last}
+        />
+      ))}
+      {status === 'reconnecting' && (
+        <p className="service-chat-note" data-part="status" data-state="reconnecting" role="status">
+          {labels.reconnecting}
+        </p>
+      )}
+      {waiting && (
+        <p className="service-chat-note" data-part="status" data-state="working">
+          {labels.working}
+        </p>
+      )}
+      {status === 'aborted' && (
+        <p className="service-chat-note" data-part="status" data-state="aborted">
+          {labels.aborted}
+        </p>
+      )}
+      {children}
+      {away && running && (
+        <button type="button" className="service-chat-jump" data-part="jump-to-latest" onClick={jump}>
+          {labels.jumpToLatest}
+        </button>
+      )}
+    </div>
+  );
+});
