@@ -39,6 +39,8 @@ export interface AgentChatLabels {
   suggestions: string;
   /** Button shown when the user has scrolled up while an answer streams. */
   jumpToLatest: string;
+  /** Button above the latest messages of a long thread, with how many earlier ones it would show. */
+  showEarlier: (count: number) => string;
   /** Accessible names of the speakers. */
   user: string;
   assistant: string;
@@ -72,6 +74,7 @@ export const DEFAULT_AGENT_CHAT_LABELS: AgentChatLabels = {
   emptyTitle: 'Ask about your data',
   suggestions: 'Suggestions',
   jumpToLatest: 'Jump to latest',
+  showEarlier: (count) => `Show earlier messages (${count})`,
   user: 'You',
   assistant: 'Assistant',
   metaSearch: (searchQuery) => `Searched the data model for “${searchQuery}”`,
