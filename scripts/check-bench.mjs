@@ -10,6 +10,20 @@ import { bundleTs } from './run-ts.mjs';
 const BUDGETS = { ratioToJsonParse: 3, lastToFirstDecileRatio: 1.2 };
 const ATTEMPTS = 3;
 
+// AgentChat commits at most once per animation frame however fast the stream (bench/agent-chat-commits.ts),
+// and the stream must outrun the frames or the ratio proves nothing. A count, not a timing: no retries.
+const commitsFile = await bundleTs('bench/agent-chat-commits.ts');
+const { runAgentChatCommitsBenchmark } = await import(pathToFileURL(commitsFile).href);
+const chatCommits = await runAgentChatCommitsBenchmark();
+console.log(
+  `bench: AgentChat ${chatCommits.commitsPerSecond.toFixed(1)} commits/s, ${chatCommits.framesPerSecond.toFixed(1)} frames/s: ` +
+    `${chatCommits.commitsPerFrame.toFixed(2)} commits per frame (budget 1), ${chatCommits.readsPerSecond.toFixed(0)} stream reads/s`,
+);
+if (!(chatCommits.commitsPerFrame <= 1 && chatCommits.readsPerSecond > 4 * chatCommits.framesPerSecond)) {
+  console.error('bench: AgentChat commits more often than once per frame (or the stream was too slow to tell)');
+  process.exit(1);
+}
+
 const outfile = await bundleTs('bench/chat-ingest.ts');
 const { runChatIngestBenchmark } = await import(pathToFileURL(outfile).href);
 
