@@ -7,8 +7,9 @@
  * @module
  */
 import { flushSync } from 'react-dom';
-import { forwardRef, useCallback, useLayoutEffect, useRef, useState, type ComponentPropsWithoutRef, type ForwardedRef, type UIEvent } from 'react';
+import { forwardRef, useCallback, useRef, useState, type ComponentPropsWithoutRef, type ForwardedRef, type UIEvent } from 'react';
 import { isRunning } from '../../core/agent-chat';
+import { useIsomorphicLayoutEffect } from '../../react/use-latest';
 import { composeEventHandlers, cx } from './compose';
 import { useAgentChatConfig, useAgentChatState } from './context';
 import { ChatMessageItem, isVisibleMessage } from './message';
@@ -55,7 +56,7 @@ export const ChatMessageList = forwardRef<HTMLDivElement, ChatMessageListProps>(
 
   // After each commit: follow the answer, unless the user scrolled away. Once more a frame later:
   // messages laid out lazily (`content-visibility`) take their real height only then.
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     const node = element.current;
     if (!node || !stuck.current) return;
     node.scrollTop = node.scrollHeight;
