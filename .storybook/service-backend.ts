@@ -2,7 +2,8 @@
  * The partner's server for the stories, in Node: the emulator (or the one `npm start` runs) and
  * the host routes built with `@service/react/server`. Bundled and loaded by service-routes.ts.
  */
-import { signDeploymentToken, startEmulator } from '../src/emulator';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { CHAT_FAULT_HEADER, CHAT_PACE_HEADER, signDeploymentToken, startEmulator } from '../src/emulator';
 import { ADMIN_API_KEY, AGENT_1, DEPLOYMENT_1, WORLD, agentUrl, dataUrl } from '../src/emulator/world';
 import { createChatProxyHandler, createSessionHandler, toNodeHandler, type NodeHandler } from '../src/server';
 
@@ -33,6 +34,21 @@ export interface ServiceBackend {
   close(): Promise<void>;
 }
 
+/**
+ * The emulator's test knobs (chat faults and pace) that a story or browser test sets on its own
+ * request, passed on to the emulator. Only this development backend does it: a partner's proxy
+ * sends no browser header upstream.
+ */
+const KNOB_HEADERS = [CHAT_FAULT_HEADER, CHAT_PACE_HEADER];
+const knobs = new AsyncLocalStorage<[string, string][]>();
+
+/** A `fetch` adding the knobs of the browser request being served. */
+const fetchWithKnobs: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  for (const [name, value] of knobs.getStore() ?? []) headers.set(name, value);
+  return fetch(input, { ...init, headers });
+};
+
 /** Starts the backend against `serviceUrl`, or against an emulator of its own when none is given. */
 export async function startServiceBackend(serviceUrl: string | undefined): Promise<ServiceBackend> {
   const emulator = serviceUrl ? undefined : await startEmulator({ port: 0, chatPace: 'instant' });
@@ -56,11 +72,14 @@ export async function startServiceBackend(serviceUrl: string | undefined): Promi
       }),
     ),
     chat: toNodeHandler(
-      createChatProxyHandler({
-        aiUrl: agentUrl(baseUrl, AGENT_1.id),
-        apiKey: ADMIN_API_KEY,
-        resolveSessionSettings: () => ({ externalId: STORY_VIEWER }),
-      }),
+      withKnobs(
+        createChatProxyHandler({
+          aiUrl: agentUrl(baseUrl, AGENT_1.id),
+          apiKey: ADMIN_API_KEY,
+          resolveSessionSettings: () => ({ externalId: STORY_VIEWER }),
+          fetch: fetchWithKnobs,
+        }),
+      ),
     ),
     // A partner's server signs the viewer's data API token with the deployment's API secret; the
     // emulator's secrets are part of its fixed world. The claims match the chat proxy's viewer, so
@@ -89,5 +108,16 @@ export async function startServiceBackend(serviceUrl: string | undefined): Promi
     close: async () => {
       await emulator?.close();
     },
+  };
+}
+
+/** Serves `handler` with the knobs of each request in reach of {@link fetchWithKnobs}. */
+function withKnobs(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  return (request) => {
+    const given = KNOB_HEADERS.flatMap((name): [string, string][] => {
+      const value = request.headers.get(name);
+      return value === null ? [] : [[name, value]];
+    });
+    return knobs.run(given, () => handler(request));
   };
 }

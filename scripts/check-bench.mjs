@@ -9,6 +9,7 @@
 //   streamdown's; this measures 0.5-0.56 (parsing the open block on every delta dominates, about
 //   half of it the parser's fixed cost per call), so the budget guards that level until the parser
 //   work per delta shrinks.
+// - AgentChat: at most one React commit per animation frame, however fast the stream.
 //
 // A ratio can still be pushed up by another process stealing the CPU mid-run, so a failed
 // attempt is measured again, up to three times; a real regression fails every attempt.
@@ -29,6 +30,20 @@ async function check(name, budgets, measure) {
     console.log(`bench: ${name}, attempt ${attempt} over budget: ${over.map(([key]) => key).join(', ')}`);
   }
   console.error(`bench: ${name} over budget in every attempt`);
+  process.exit(1);
+}
+
+// AgentChat commits at most once per animation frame however fast the stream (bench/agent-chat-commits.ts),
+// and the stream must outrun the frames or the ratio proves nothing. A count, not a timing: no retries.
+const commitsFile = await bundleTs('bench/agent-chat-commits.ts');
+const { runAgentChatCommitsBenchmark } = await import(pathToFileURL(commitsFile).href);
+const chatCommits = await runAgentChatCommitsBenchmark();
+console.log(
+  `bench: AgentChat ${chatCommits.commitsPerSecond.toFixed(1)} commits/s, ${chatCommits.framesPerSecond.toFixed(1)} frames/s: ` +
+    `${chatCommits.commitsPerFrame.toFixed(2)} commits per frame (budget 1), ${chatCommits.readsPerSecond.toFixed(0)} stream reads/s`,
+);
+if (!(chatCommits.commitsPerFrame <= 1 && chatCommits.readsPerSecond > 4 * chatCommits.framesPerSecond)) {
+  console.error('bench: AgentChat commits more often than once per frame (or the stream was too slow to tell)');
   process.exit(1);
 }
 

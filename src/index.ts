@@ -43,6 +43,40 @@ export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabel
 
 export { StreamingMarkdown } from './components/markdown';
 export type { StreamingMarkdownProps } from './components/markdown';
+export { useAgentChat } from './react';
+export type { UseAgentChatOptions, UseAgentChatResult } from './react';
+
+// Components
+export {
+  AgentChat,
+  AgentChatProvider,
+  useAgentChatConfig,
+  useAgentChatState,
+  DEFAULT_AGENT_CHAT_LABELS,
+  ChatMessageList,
+  ChatMessageItem,
+  ChatThinking,
+  ChatToolCallView,
+  ChatComposer,
+  ChatEmptyState,
+  ChatAnnouncer,
+} from './components/chat';
+export type {
+  AgentChatProps,
+  AgentChatProviderProps,
+  AgentChatComponents,
+  AgentChatConfig,
+  AgentChatLabels,
+  ChatToolViewProps,
+  ChatPartViewProps,
+  ChatMessageListProps,
+  ChatMessageProps,
+  ChatThinkingProps,
+  ChatToolCallProps,
+  ChatComposerProps,
+  ChatEmptyStateProps,
+  ChatAnnouncerProps,
+} from './components/chat';
 
 // The framework-free core
 export * from './core';

@@ -234,6 +234,11 @@ export type {
   ThreadStore,
 } from './thread-store';
 
+// Chat controller: the conversation that hooks and non-React UIs share
+export { createAgentChat, agentChatReducer, isRunning, INITIAL_AGENT_CHAT_STATE } from './agent-chat';
+export type { AgentChat, AgentChatOptions, AgentChatSnapshot, AgentChatStatus, AgentChatState, AgentChatAction } from './agent-chat';
+export type { ScheduleNotify } from './store';
+
 // Embedding
 export { createEmbedChannel } from './embed-channel';
 export type { EmbedRejection, EmbedChannelOptions, EmbedChannel } from './embed-channel';

@@ -33,6 +33,7 @@ import {
 } from './protocol/chat';
 import { parseToolCall, type ParsedToolCall } from './protocol/tools';
 import { ServiceError } from './errors';
+import { createNotifier } from './store';
 
 /**
  * Where the thread's latest response stands. One enum rather than booleans, so a UI can switch
@@ -242,8 +243,8 @@ function sameError(a: Error | undefined, b: Error): boolean {
  * `getSnapshot` and `subscribe` (ready for `useSyncExternalStore`).
  */
 export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore {
-  const { onInvalidLine, scheduleNotify = (run: () => void) => run() } = options;
-  const listeners = new Set<() => void>();
+  const { onInvalidLine } = options;
+  const { subscribe, batch, hold, release, changed: notifyChanged } = createNotifier(options.scheduleNotify);
 
   const byId = new Map<string, Entry>();
   /**
@@ -270,37 +271,10 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   let finalAnswer: ChatMessage | undefined;
   let snapshot: ThreadSnapshot = { chatId, messages, finalAnswer, usage, status, error };
 
-  let batchDepth = 0;
-  let notifyPending = false;
-  let notifyScheduled = false;
-
-  function notify(): void {
-    notifyScheduled = false;
-    for (const listener of listeners) listener();
-  }
-
-  function flush(): void {
-    if (!notifyPending || batchDepth > 0) return;
-    notifyPending = false;
-    if (notifyScheduled) return;
-    notifyScheduled = true;
-    scheduleNotify(notify);
-  }
-
   function changed(messagesChanged: boolean): void {
     snapshotDirty = true;
     if (messagesChanged) messagesDirty = true;
-    notifyPending = true;
-  }
-
-  function batch<T>(fn: () => T): T {
-    batchDepth++;
-    try {
-      return fn();
-    } finally {
-      batchDepth--;
-      flush();
-    }
+    notifyChanged();
   }
 
   /** Merges the waiting entries into `order`, dropping the stale places of those that moved. */
@@ -406,13 +380,12 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   }
 
   function apply(line: unknown): void {
-    // `batch` inlined: this runs once per streamed line.
-    batchDepth++;
+    // `batch` without its closure: this runs once per streamed line.
+    hold();
     try {
       applyLine(line);
     } finally {
-      batchDepth--;
-      flush();
+      release();
     }
   }
 
@@ -468,13 +441,6 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
       if (next[key as keyof ThreadSnapshot] !== snapshot[key as keyof ThreadSnapshot]) return (snapshot = next);
     }
     return snapshot;
-  }
-
-  function subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-    };
   }
 
   return { apply, applyMany, batch, begin, end, fail, getSnapshot, subscribe, reset };

@@ -20,3 +20,5 @@ export { fetchEmbedSession } from './fetch-embed-session';
 export { useEmbed, DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from './use-embed';
 export { EMBED_ERROR_CODES } from './embed-controller';
 export { useServiceQueryClient } from './use-service-query-client';
+export { useAgentChat } from './use-agent-chat';
+export type { UseAgentChatOptions, UseAgentChatResult } from './use-agent-chat';

@@ -8,8 +8,7 @@ import { createChatClient, type ChatClientOptions, type ChatStreamLine, type Res
 import { ServiceAuthError, ServiceHttpError, ServiceStreamError, StreamingInProgressError } from '../../../src/core/errors';
 import { createThreadStore, type ChatMessage } from '../../../src/core/thread-store';
 import { ACCOUNT_NAME, ADMIN_API_KEY, createManualClock, startEmulator, type RunningEmulator } from '../../../src/emulator';
-import { CHAT_FAULT_HEADER } from '../../../src/emulator/features/chat';
-import { chat, chatToken, type Line } from './chat-helpers';
+import { chat, chatToken, faultOnce, type Line } from './chat-helpers';
 
 let emulator: RunningEmulator;
 const clock = createManualClock(Date.now());
@@ -23,19 +22,6 @@ afterAll(async () => {
 
 const alice = { externalId: 'alice@partner.test' };
 const fast = { baseDelayMs: 1, maxDelayMs: 2 };
-
-/** A `fetch` that adds `fault` to the first chat request only (the resends go through clean). */
-function faultOnce(fault: string): typeof fetch {
-  let used = false;
-  return (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (!used && String(input).endsWith('/chat/stream-chat-state')) {
-      used = true;
-      headers.set(CHAT_FAULT_HEADER, fault);
-    }
-    return fetch(input, { ...init, headers });
-  };
-}
 
 function client(options: Partial<ChatClientOptions> = {}) {
   return createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: alice, resubscribe: fast, ...options });

@@ -1,16 +1,17 @@
 /**
  * The AI chat of the embed page: the standalone chat surface, the "Ask AI" view of the app, and
  * the launcher panel of published dashboards. It really asks the emulator's agent through the
- * Chat API (`{ai_url}/chat/stream-chat-state`) with the viewer's deployment token, using the
- * library's own chat client and thread store.
+ * Chat API (`{ai_url}/chat/stream-chat-state`) with the viewer's deployment token, through the
+ * library's own chat controller (`createAgentChat`), as a non-React partner UI would.
  *
  * Each question posts `ai-query` (6.2): `submitted`, then `completed` or `error`, with the
  * `chatId` once the service has named the thread and the `agentId`.
  *
  * @module
  */
+import { createAgentChat, type AgentChat } from '../../../core/agent-chat';
 import { createChatClient, type ChatClient } from '../../../core/chat-client';
-import { createThreadStore, type ChatMessage, type ThreadStore } from '../../../core/thread-store';
+import type { ChatMessage } from '../../../core/thread-store';
 import { format } from '../strings';
 import type { PageContext } from './context';
 import { h, replaceChildren } from './dom';
@@ -18,7 +19,8 @@ import { renderMarkdown } from './markdown';
 
 /** One thread of this page. */
 interface Thread {
-  store: ThreadStore;
+  /** The conversation; `undefined` when this deployment has no agent (the thread only shows the refusal). */
+  chat: AgentChat | undefined;
   /** The first question, as the thread's name in the history. */
   title: string;
   /** A failure before or outside the stream, shown under the messages. */
@@ -65,7 +67,7 @@ export function createChatModel(getPage: () => PageContext): ChatModel {
     get busy() {
       return busy;
     },
-    chatIdOf: (thread) => thread.store.getSnapshot().chatId,
+    chatIdOf: (thread) => thread.chat?.getSnapshot().chatId,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -75,7 +77,7 @@ export function createChatModel(getPage: () => PageContext): ChatModel {
       notify();
     },
     open(chatId) {
-      const thread = threads.find((candidate) => candidate.store.getSnapshot().chatId === chatId);
+      const thread = threads.find((candidate) => candidate.chat?.getSnapshot().chatId === chatId);
       if (!thread) return false;
       current = thread;
       notify();
@@ -86,47 +88,38 @@ export function createChatModel(getPage: () => PageContext): ChatModel {
       const text = question.trim();
       if (!text || busy) return;
       const chat = page.config.chat;
+      if (chat) client ??= createChatClient({ url: chat.url, auth: { token: chat.token }, resubscribe: false });
       let thread = current;
       if (!thread) {
-        thread = { store: createThreadStore(), title: text };
-        thread.store.subscribe(notify);
+        thread = { chat: client && createAgentChat({ client }), title: text };
+        thread.chat?.subscribe(notify);
         threads.push(thread);
         current = thread;
       }
       thread.error = undefined;
-      const known = thread.store.getSnapshot().chatId;
       const ids = (chatId: string | undefined) => ({
         ...(chatId ? { chatId } : {}),
         ...(chat ? { agentId: chat.agentId } : {}),
       });
-      page.messenger.post({ surface: page.surface, type: 'service:event:ai-query', payload: { query: text, status: 'submitted', ...ids(known) } });
-      busy = true;
-      notify();
-      if (!chat) {
+      const post = (status: 'submitted' | 'completed' | 'error') =>
+        page.messenger.post({ surface: page.surface, type: 'service:event:ai-query', payload: { query: text, status, ...ids(thread.chat?.getSnapshot().chatId) } });
+      post('submitted');
+      if (!thread.chat) {
         // No agent on this deployment: the answer is a visible refusal, and the query an error.
         thread.error = page.strings.chatUnavailable;
-        busy = false;
         notify();
-        page.messenger.post({ surface: page.surface, type: 'service:event:ai-query', payload: { query: text, status: 'error', ...ids(known) } });
+        post('error');
         return;
       }
-      client ??= createChatClient({ url: chat.url, auth: { token: chat.token }, resubscribe: false });
-      const store = thread.store;
-      store.begin();
-      // The user's question shows at once; the stream's echo of it replaces it by id.
-      try {
-        for await (const line of client.stream(known ? { input: text, chatId: known } : { input: text })) store.apply(line);
-        store.end();
-        busy = false;
-        notify();
-        page.messenger.post({ surface: page.surface, type: 'service:event:ai-query', payload: { query: text, status: 'completed', ...ids(store.getSnapshot().chatId) } });
-      } catch (error) {
-        store.fail(error);
-        thread.error = format(page.strings.chatFailed, { message: error instanceof Error ? error.message : String(error) });
-        busy = false;
-        notify();
-        page.messenger.post({ surface: page.surface, type: 'service:event:ai-query', payload: { query: text, status: 'error', ...ids(store.getSnapshot().chatId) } });
-      }
+      busy = true;
+      notify();
+      // The controller shows the question at once, streams the answer and never throws for it.
+      await thread.chat.send(text).catch(() => undefined);
+      const { status, error } = thread.chat.getSnapshot();
+      if (status === 'error') thread.error = format(page.strings.chatFailed, { message: error?.message ?? String(error) });
+      busy = false;
+      notify();
+      post(status === 'error' ? 'error' : 'completed');
     },
   };
   return model;
@@ -144,7 +137,7 @@ function messageText(message: ChatMessage): string {
 
 /** The messages of the current thread: the questions and what the agent said and did. */
 export function visibleMessages(model: ChatModel): { role: 'user' | 'assistant'; text: string }[] {
-  const messages = model.current?.store.getSnapshot().messages ?? [];
+  const messages = model.current?.chat?.getSnapshot().messages ?? [];
   return messages.map((message) => ({ role: message.role, text: messageText(message) })).filter((message) => message.text !== '');
 }
 

@@ -1,0 +1,80 @@
+/**
+ * `AgentChat`: the whole chat, ready to drop in: the message list, the empty state with
+ * suggestions, the composer and the announcer, over `useAgentChat`. Compose the parts yourself
+ * with `AgentChatProvider` for another layout.
+ *
+ * @module
+ */
+import { forwardRef, type ComponentPropsWithoutRef } from 'react';
+import { useAgentChat, type UseAgentChatOptions, type UseAgentChatResult } from '../../react/use-agent-chat';
+import { ChatAnnouncer } from './announcer';
+import { ChatComposer } from './composer';
+import { cx } from './compose';
+import { AgentChatProvider, type AgentChatComponents } from './context';
+import type { AgentChatLabels } from './labels';
+import { ChatMessageList } from './message-list';
+import { ChatEmptyState } from './suggestions';
+
+/** Props of {@link AgentChat}: the options of `useAgentChat`, and what the UI shows. */
+export interface AgentChatProps extends UseAgentChatOptions, Omit<ComponentPropsWithoutRef<'section'>, 'onError'> {
+  /**
+   * A conversation you drive yourself (`useAgentChat()` higher up); default one of its own, made
+   * from the options on this component and the `ServiceProvider`'s `chat` settings.
+   */
+  chat?: UseAgentChatResult;
+  /** Questions offered while the conversation is empty. */
+  suggestions?: readonly string[];
+  /** Shows the agent's reasoning, collapsed. Default `false`. */
+  showThinking?: boolean;
+  /** Any subset of the UI strings. */
+  labels?: Partial<AgentChatLabels>;
+  /** Views replacing the library's: tools by name, message parts. */
+  components?: AgentChatComponents;
+  /** Disables the composer. Default `false`. */
+  disabled?: boolean;
+  /** Focuses the textbox on mount. Default `false`. */
+  autoFocus?: boolean;
+}
+
+/**
+ * The agent chat: `data-part="chat"`, `data-state` the conversation's status.
+ *
+ * ```tsx
+ * <ServiceProvider chat={{ url: '/api/service' }}>
+ *   <AgentChat suggestions={['Revenue by month', 'Top 10 customers']} />
+ * </ServiceProvider>
+ * ```
+ */
+export const AgentChat = forwardRef<HTMLElement, AgentChatProps>(function AgentChat(props, ref) {
+  const {
+    chat: external,
+    url,
+    auth,
+    sessionSettings,
+    fetch,
+    chatId,
+    onChatId,
+    onFinish,
+    onError,
+    suggestions,
+    showThinking,
+    labels,
+    components,
+    disabled,
+    autoFocus,
+    className,
+    ...rest
+  } = props;
+  const own = useAgentChat({ url, auth, sessionSettings, fetch, chatId, onChatId, onFinish, onError });
+  const chat = external ?? own;
+  const empty = chat.messages.length === 0 && chat.status === 'idle';
+  return (
+    <AgentChatProvider chat={chat} labels={labels} components={components} showThinking={showThinking}>
+      <section ref={ref} data-part="chat" data-state={chat.status} className={cx('service-chat', className)} {...rest}>
+        {empty ? <ChatEmptyState suggestions={suggestions} /> : <ChatMessageList />}
+        <ChatComposer disabled={disabled} autoFocus={autoFocus} />
+        <ChatAnnouncer />
+      </section>
+    </AgentChatProvider>
+  );
+});

@@ -1,0 +1,34 @@
+/**
+ * `ChatAnnouncer`: a visually hidden polite live region that speaks once per completed answer
+ * (the log itself stays quiet, or a screen reader would read every token).
+ *
+ * @module
+ */
+import { forwardRef, useState, type ComponentPropsWithoutRef } from 'react';
+import { isRunning, type AgentChatStatus } from '../../core/agent-chat';
+import { cx } from './compose';
+import { useAgentChatConfig, useAgentChatState } from './context';
+
+/** How much of the answer is spoken; the rest is in the log. */
+const SPOKEN_CHARACTERS = 400;
+
+/** Props of {@link ChatAnnouncer}. */
+export type ChatAnnouncerProps = ComponentPropsWithoutRef<'div'>;
+
+/** The announcement region: `role="status"`, `data-part="announcer"`. */
+export const ChatAnnouncer = forwardRef<HTMLDivElement, ChatAnnouncerProps>(function ChatAnnouncer({ className, ...props }, ref) {
+  const { status, finalAnswer } = useAgentChatState('ChatAnnouncer');
+  const { labels } = useAgentChatConfig('ChatAnnouncer');
+  const [seen, setSeen] = useState<{ status: AgentChatStatus; text: string }>({ status, text: '' });
+  if (seen.status !== status) {
+    // Derived during render (React's pattern for state that follows a prop): once per answer.
+    const completed = isRunning(seen.status) && status === 'ready';
+    const answer = finalAnswer?.content.slice(0, SPOKEN_CHARACTERS) ?? '';
+    setSeen({ status, text: completed ? `${labels.answerReady} ${answer}`.trim() : seen.text });
+  }
+  return (
+    <div ref={ref} role="status" aria-live="polite" data-part="announcer" className={cx('service-visually-hidden', className)} {...props}>
+      {seen.text}
+    </div>
+  );
+});

@@ -1,0 +1,83 @@
+/**
+ * The one small subscribable base of the core's stores (thread store, chat controller): listeners
+ * in a `Set`, a bound `subscribe` returning its unsubscribe (ready for `useSyncExternalStore`),
+ * and batched notification through a scheduler that can be swapped (the animation frame while
+ * tokens stream). Internal: each store exposes only `subscribe`.
+ *
+ * @module
+ */
+
+/** Runs a notification; the default runs it at once. */
+export type ScheduleNotify = (notify: () => void) => void;
+
+/** What {@link createNotifier} gives a store. */
+export interface Notifier {
+  /** Adds `listener`; returns its unsubscribe. Bound. */
+  subscribe(listener: () => void): () => void;
+  /** Marks a change: listeners are told after the outermost {@link Notifier.batch} (or at once outside one), through the scheduler. */
+  changed(): void;
+  /** Runs `fn`, then notifies once if anything changed. Batches nest. */
+  batch<T>(fn: () => T): T;
+  /** Opens a batch without a closure, for paths run once per streamed line; pair with {@link Notifier.release} in a `finally`. */
+  hold(): void;
+  /** Closes a batch opened by {@link Notifier.hold}. */
+  release(): void;
+}
+
+const runNow: ScheduleNotify = (notify) => notify();
+
+/**
+ * Creates the listener set and batching of one store. At most one notification is scheduled at a
+ * time: changes made before a scheduled one runs ride along with it.
+ */
+export function createNotifier(scheduleNotify: ScheduleNotify = runNow): Notifier {
+  const listeners = new Set<() => void>();
+  let depth = 0;
+  let pending = false;
+  let scheduled = false;
+
+  function notify(): void {
+    scheduled = false;
+    for (const listener of listeners) listener();
+  }
+
+  function flush(): void {
+    if (!pending || depth > 0) return;
+    pending = false;
+    if (scheduled) return;
+    scheduled = true;
+    scheduleNotify(notify);
+  }
+
+  function hold(): void {
+    depth++;
+  }
+
+  function release(): void {
+    depth--;
+    flush();
+  }
+
+  return {
+    hold,
+    release,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    changed() {
+      pending = true;
+      flush();
+    },
+    batch(fn) {
+      hold();
+      try {
+        return fn();
+      } finally {
+        release();
+      }
+    },
+  };
+}

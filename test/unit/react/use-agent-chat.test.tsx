@@ -1,0 +1,76 @@
+/**
+ * useAgentChat in jsdom over recorded transcripts: settings from the provider, one request per
+ * question under StrictMode, a missing url as a typed error in `error`, stable actions, and a
+ * stored thread opened once.
+ */
+import { act, render, renderHook, waitFor } from '@testing-library/react';
+import { StrictMode, type ReactNode } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { ServiceConfigError, StreamingInProgressError } from '../../../src/core/errors';
+import { ServiceProvider } from '../../../src/react';
+import { useAgentChat } from '../../../src/react/use-agent-chat';
+import { transcriptFetch } from '../../helpers/transcript-fetch';
+import { transcript } from '../../helpers/transcripts';
+
+describe('useAgentChat', () => {
+  it('takes url and fetch from ServiceProvider, answers, and calls onChatId and onFinish (latest callbacks)', async () => {
+    const fake = transcriptFetch(transcript('top-customers'), { chunking: [64] });
+    const wrapper = ({ children }: { children: ReactNode }) => <ServiceProvider chat={{ url: '/api/service', fetch: fake.fetch }}>{children}</ServiceProvider>;
+    const first = vi.fn();
+    const latest = vi.fn();
+    const onChatId = vi.fn();
+    const { result, rerender } = renderHook(({ onFinish }) => useAgentChat({ onFinish, onChatId }), { wrapper, initialProps: { onFinish: first } });
+    const actions = [result.current.send, result.current.abort, result.current.resume, result.current.reset];
+    rerender({ onFinish: latest });
+    await act(() => result.current.send('Who are our top 10 customers?'));
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(result.current.finalAnswer?.content).toMatch(/top 10 customers/);
+    expect(onChatId).toHaveBeenCalledWith(result.current.chatId);
+    expect(first).not.toHaveBeenCalled();
+    expect(latest).toHaveBeenCalledTimes(1);
+    expect([result.current.send, result.current.abort, result.current.resume, result.current.reset]).toEqual(actions);
+  });
+
+  it('StrictMode: one request per question and one read of a stored thread', async () => {
+    const fake = transcriptFetch(transcript('cannot-answer'));
+    const wrapper = ({ children }: { children: ReactNode }) => <StrictMode>{children}</StrictMode>;
+    const { result } = renderHook(() => useAgentChat({ url: '/api/service', fetch: fake.fetch, chatId: 'stored-chat' }), { wrapper });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(fake.streams).toEqual([{ chatId: 'stored-chat' }]);
+    await act(() => result.current.send('hello'));
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(fake.streams).toHaveLength(2);
+  });
+
+  it('a second question while one runs is refused with StreamingInProgressError', async () => {
+    const fake = transcriptFetch(transcript('cannot-answer'), { stopAfter: () => ({ lines: 5, how: 'hold' }) });
+    const { result } = renderHook(() => useAgentChat({ url: '/api/service', fetch: fake.fetch }));
+    act(() => void result.current.send('first'));
+    await expect(result.current.send('second')).rejects.toBeInstanceOf(StreamingInProgressError);
+    expect(fake.streams).toHaveLength(1);
+    act(() => result.current.reset());
+  });
+
+  it('without a url: a ServiceConfigError in `error` (and onError) when asked, never a throw in render', async () => {
+    const onError = vi.fn();
+    const { result } = renderHook(() => useAgentChat({ onError }));
+    expect(result.current.status).toBe('idle');
+    await act(() => result.current.send('hello'));
+    // Notified on the next animation frame, as in browsers.
+    await waitFor(() => expect(result.current.status).toBe('error'));
+    expect(ServiceConfigError.isInstance(result.current.error)).toBe(true);
+    expect(result.current.error?.message).toMatch(/url/);
+    expect(onError).toHaveBeenCalledWith(result.current.error);
+  });
+
+  it('renders on the server and in tests without starting anything', () => {
+    const fetch = vi.fn();
+    function Probe() {
+      const chat = useAgentChat({ url: '/api/service', fetch });
+      return <p>{chat.status}</p>;
+    }
+    const { container } = render(<Probe />);
+    expect(container.textContent).toBe('idle');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
