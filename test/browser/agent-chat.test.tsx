@@ -247,8 +247,10 @@ describe('React commits while streaming', () => {
     const chunks = Math.ceil(new TextEncoder().encode(revenueTranscript).length / 3);
     // The stream really was faster than the frames, or this test could not fail.
     expect(chunks).toBeGreaterThan(frames * 4);
-    // The Enter key's own commit (the composer clears) is the one extra.
-    expect(commits).toBeLessThanOrEqual(frames + 1);
+    // Two extras at most, whatever the frame count: the Enter key's own commit (the composer
+    // clears) and one from a part's own state outside the stream (the SQL view's chart finishing
+    // its lazy load). A commit per chunk would be thousands.
+    expect(commits).toBeLessThanOrEqual(frames + 2);
     console.info(`commits ${commits}, frames ${frames}, chunks ${chunks}, ${elapsed.toFixed(0)} ms: ${((commits * 1000) / elapsed).toFixed(1)} commits/s`);
   });
 });

@@ -67,8 +67,10 @@ export const ChatToolCallView = forwardRef<HTMLDivElement, ChatToolCallProps>(fu
         <p>{call.error}</p>
       </div>
     );
-  } else if (call.name === 'serviceSqlApi') body = <SqlToolView call={call} />;
-  else if (call.status === 'complete' && call.result.kind === 'serviceMeta') {
+  } else if (call.name === 'serviceSqlApi') {
+    // The SQL view is a whole tool-call part of its own (it also stands alone): no second wrapper.
+    return <SqlToolView ref={ref} call={call} className={cx('service-chat-tool', className)} {...props} />;
+  } else if (call.status === 'complete' && call.result.kind === 'serviceMeta') {
     const input = call.input as { searchQuery?: unknown } | undefined;
     body = (
       <>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { forwardRef, useEffect, useMemo, useRef, useState, type HTMLAttributes, type ReactNode } from 'react';
 import { toResultTable, type ResultTable as ResultTableData, type ServiceSqlApiInput } from '../../core/protocol/tools';
 import { isRecord } from '../../core/protocol/shared';
 import { csvFileName, toCsvBlob } from '../../core/result-data';
@@ -10,7 +10,7 @@ import { ResultTable } from './ResultTable';
 import { useLoadAll } from './use-load-all';
 
 /** Props of {@link SqlToolView}. */
-export interface SqlToolViewProps {
+export interface SqlToolViewProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   /**
    * A `serviceSqlApi` tool call as the thread store keeps it: `running` (input only) or `complete`
    * (with a `serviceSqlApi` result, or the older row-object shape, shown as a table). Tool errors
@@ -119,8 +119,8 @@ function LoadAllControl({ load, total, labels, format }: { load: ReturnType<type
  * still works, and a result that is not a table shows an error card under the title and SQL.
  * Works without a `ServiceProvider` (no "Load all" then).
  */
-export function SqlToolView(props: SqlToolViewProps): ReactNode {
-  const { call, className } = props;
+export const SqlToolView = forwardRef<HTMLDivElement, SqlToolViewProps>(function SqlToolView(props, ref) {
+  const { call, className, labels: _labels, defaultView: _defaultView, ...rest } = props;
   const labels = resolveLabels(props.labels);
   const input = useMemo(() => textFields(call.input), [call.input]);
   const result = call.status === 'complete' ? call.result : undefined;
@@ -152,7 +152,14 @@ export function SqlToolView(props: SqlToolViewProps): ReactNode {
   const showChart = Boolean(vegaSpec) && view === 'chart';
   const state = call.status === 'running' ? 'running' : call.status === 'error' ? 'error' : 'complete';
   return (
-    <div className={className ? `service-result-sql-tool ${className}` : 'service-result-sql-tool'} data-part="tool-call" data-tool="serviceSqlApi" data-state={state}>
+    <div
+      {...rest}
+      ref={ref}
+      className={className ? `service-result-sql-tool ${className}` : 'service-result-sql-tool'}
+      data-part="tool-call"
+      data-tool="serviceSqlApi"
+      data-state={state}
+    >
       <div className="service-result-sql-tool__header">
         <p className="service-result-sql-tool__title">{title}</p>
         {description ? <p className="service-result-sql-tool__description">{description}</p> : null}
@@ -196,4 +203,4 @@ export function SqlToolView(props: SqlToolViewProps): ReactNode {
       ) : null}
     </div>
   );
-}
+});

@@ -133,6 +133,11 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
         connection.closeSync();
         throw error;
       }
+      // close() may have begun while the views were being made: it cannot interrupt what it never saw.
+      if (closed) {
+        connection.closeSync();
+        throw new Error('The data engine is closed');
+      }
       let isOpen = true;
       const scoped: ScopedConnection = {
         connection,
@@ -172,8 +177,11 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
         });
         for (const scoped of open) scoped.interrupt();
         let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))]);
+        // An interrupt lands within milliseconds; a loaded machine may take seconds. Past the
+        // grace period what is left is closed anyway, so close() always leaves nothing open.
+        await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, 10_000)))]);
         clearTimeout(timer);
+        for (const scoped of [...open]) scoped.close();
       }
       utility?.closeSync();
       instance?.closeSync();
