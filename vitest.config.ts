@@ -55,6 +55,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
           globalSetup: ['test/browser/global-setup.ts'],
+          setupFiles: ['test/browser/setup.ts'],
           browser: { ...browser(), commands: {
             mintEmbedSession,
             emulateColorScheme,

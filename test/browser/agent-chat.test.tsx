@@ -173,9 +173,19 @@ describe('AgentChat against the emulator, through the chat proxy route', () => {
 
   it('a dropped connection shows "reconnecting", then the same answer continues with nothing duplicated', async () => {
     const transport = recordingFetch('cut-after=8');
-    const { container } = mount(chat({ fetch: transport.fetch }));
+    // The resend waits until the test has seen "reconnecting": without the gate the state can
+    // last less than a (throttled) frame of a busy machine and never be painted.
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let sent = 0;
+    const gated: typeof fetch = async (input, init) => {
+      if (!String(input).endsWith('/chat/abort') && (sent += 1) > 1) await gate;
+      return transport.fetch(input, init);
+    };
+    const { container } = mount(chat({ fetch: gated }));
     await ask(container, 'Show me revenue by month');
     await vi.waitFor(() => expect(q(container, '[data-part="status"][data-state="reconnecting"]')?.getAttribute('role')).toBe('status'), { timeout: 10_000 });
+    open();
     await vi.waitFor(() => expect(chatState(container)).toBe('ready'), { timeout: 15_000 });
     expect(transport.streams().length).toBe(2);
     expect(transport.streams()[1]!.body['messageId']).toBe(transport.streams()[0]!.body['messageId']);

@@ -195,7 +195,7 @@ describe('actions and declarative props have their visible effect', () => {
       expect(after.rows).not.toEqual(completed);
     }, { timeout: 15_000 });
     ref.current!.send({ type: 'service:action:navigate', payload: { path: '/dashboard/sales-overview/widgets/revenue-kpi' } });
-    await waitFor(async () => expect(Object.keys((await commands.inspectEmbedFrame(part)).rows)).toEqual(['revenue-kpi']));
+    await waitFor(async () => expect(Object.keys((await commands.inspectEmbedFrame(part)).rows)).toEqual(['revenue-kpi']), { timeout: 15_000 });
     expect(() => ref.current!.setLocale('not a locale!')).toThrow(/locale/);
     // None of it reloaded the iframe.
     expect(session.calls).toBe(1);
