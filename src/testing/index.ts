@@ -14,3 +14,7 @@ export type { ReplayChunking, ReplayFaults, ReplayFetch, ReplayFetchOptions, Rep
 /** The recorded chat transcripts, by name. */
 export { TRANSCRIPTS } from './transcripts.generated';
 export type { TranscriptName } from './transcripts.generated';
+
+/** A fake embed peer for tests of embed components and channels; see `createFakeEmbed`. */
+export { createFakeEmbed, defaultEmbedEvents } from './fake-embed';
+export type { FakeEmbed, FakeEmbedEvent, FakeEmbedLoad, FakeEmbedOptions } from './fake-embed';
