@@ -4,7 +4,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { AgentChat, type AgentChatProps } from '../src/components/chat';
 import { useAgentChat, type UseAgentChatOptions } from '../src/react';
 import { longThreadTranscript, transcriptFetch, type TranscriptFetchOptions } from '../test/helpers/transcript-fetch';
-import { TRANSCRIPTS } from '../src/testing';
+import { replayFetchOf, TRANSCRIPTS, withReplayFetch } from '../src/testing';
 const cannotAnswer = TRANSCRIPTS['cannot-answer'];
 const marginError = TRANSCRIPTS['margin-error'];
 const revenueByMonth = TRANSCRIPTS['revenue-by-month'];
@@ -134,6 +134,17 @@ export const ToolError: Story = {
 export const CannotAnswer: Story = {
   render: (args) => <Asked {...args} question="What is the weather tomorrow?" options={recorded(cannotAnswer)} />,
   play: async ({ canvasElement }) => finished(canvasElement),
+};
+
+/** Replayed by the testing kit's Storybook decorator (`withReplayFetch`): a question typed, the recorded answer streamed. */
+export const ReplayedByDecorator: Story = {
+  decorators: [withReplayFetch({ transcript: cannotAnswer, chunking: 48, delayMs: 5 })],
+  play: async ({ canvasElement, id }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByRole('textbox', { name: 'Ask a question' }), 'What is the weather tomorrow?{Enter}');
+    await finished(canvasElement);
+    await expect(replayFetchOf(id)?.streams.at(-1)).toMatchObject({ input: 'What is the weather tomorrow?' });
+  },
 };
 
 /** Live: the service failed (HTTP 503): the error with Retry, which asks again with the same message id. */

@@ -18,3 +18,7 @@ export type { TranscriptName } from './transcripts.generated';
 /** A fake embed peer for tests of embed components and channels; see `createFakeEmbed`. */
 export { createFakeEmbed, defaultEmbedEvents } from './fake-embed';
 export type { FakeEmbed, FakeEmbedEvent, FakeEmbedLoad, FakeEmbedOptions } from './fake-embed';
+
+/** A Storybook decorator that replays a recorded chat through the story's args; see `withReplayFetch`. */
+export { withReplayFetch, replayFetchOf } from './storybook';
+export type { WithReplayFetchOptions, ReplayStoryContext } from './storybook';
