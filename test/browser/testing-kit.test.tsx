@@ -25,17 +25,16 @@ function fakeEmbed(options: Parameters<typeof createFakeEmbed>[0] = {}): FakeEmb
 const types = (events: readonly AnyEmbedEvent[]): string[] => events.map((event) => event.type);
 
 describe('createFakeEmbed with EmbeddedDashboard', () => {
-  it('ready, view, dashboard-loaded reach the typed callbacks in order; an action sent before ready is recorded after it; actions after it at once', async () => {
+  it('ready, view, dashboard-loaded reach the typed callbacks in order; the colorScheme prop arrives as an action after ready; handle actions are recorded', async () => {
     const fake = fakeEmbed();
     const events: AnyEmbedEvent[] = [];
     const handle = createRef<EmbedHandle>();
     let sessions = 0;
     const { container } = render(
       <ServiceProvider tenantUrl={fake.tenantUrl} getEmbedSession={async () => `session-${(sessions += 1)}`}>
-        <EmbeddedDashboard ref={handle} publicId="sales-overview" locale="de-DE" onEvent={(event) => events.push(event)} />
+        <EmbeddedDashboard ref={handle} publicId="sales-overview" locale="de-DE" colorScheme="dark" onEvent={(event) => events.push(event)} />
       </ServiceProvider>,
     );
-    act(() => handle.current!.setColorScheme('dark'));
     await waitFor(() => expect(types(events)).toEqual(['service:event:ready', 'service:event:view', 'service:event:dashboard-loaded']));
     expect(events[0]).toMatchObject({ source: 'service-embed', direction: 'event', surface: 'dashboard', payload: { mode: 'signed', publicId: 'sales-overview' } });
     expect(container.querySelector<HTMLElement>('[data-service-embed]')!.dataset['state']).toBe('ready');
