@@ -64,11 +64,12 @@ export interface FakeEmbed {
   readonly actions: readonly EmbedAction[];
   /** Every message the host posted to the fake, as received, valid or not. */
   readonly received: readonly unknown[];
-  /** Resolves with the `count`-th load (1 for the first) once its page is ready to emit. */
+  /** Resolves with the `count`-th load (1 for the first) once its page is ready to emit; rejects after 5 s. */
   loaded(count?: number): Promise<FakeEmbedLoad>;
   /**
    * Emits an event from the current page (its `surface` defaults to the load's); resolves once the
-   * host window has received it and its listeners have run.
+   * host window has received it and its listeners have run. Waits for a loaded page; rejects when
+   * there is none, or the host has not received the message, within 5 s each.
    */
   emit(event: FakeEmbedEvent): Promise<void>;
   /** Posts any message from the current page, as it is: forged, malformed or unknown events. */
@@ -212,8 +213,10 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
       waiter();
     });
 
-  const post = async (message: unknown): Promise<void> => {
+  /** Posts `message` (or what it makes of the page's load) from the current page, once there is one. */
+  const post = async (message: unknown | ((load: FakeEmbedLoad) => unknown)): Promise<void> => {
     const page = await until(() => current, 5000, 'a loaded page to emit from');
+    if (typeof message === 'function') message = (message as (load: FakeEmbedLoad) => unknown)(page.load);
     posted += 1;
     const target = posted;
     page.window.postMessage({ fakeEmbed: nonce, message }, origin);
@@ -302,8 +305,8 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
     actions,
     received,
     loaded: (count = 1) => until(() => (pages.length >= count ? pages[count - 1]!.load : undefined), 5000, `load ${count}`),
-    emit: (event) => post(createEmbedEvent({ surface: current?.load.surface ?? 'dashboard', ...event } as EmbedEventInit)),
-    emitRaw: post,
+    emit: (event) => post((load: FakeEmbedLoad) => createEmbedEvent({ surface: load.surface, ...event } as EmbedEventInit)),
+    emitRaw: (message) => post(() => message),
     waitForAction: <T extends EmbedActionType>(type: T, { timeoutMs = 5000 }: { timeoutMs?: number } = {}) =>
       until(() => actions.find((action): action is Extract<EmbedAction, { type: T }> => action.type === type), timeoutMs, `action ${type}`),
     dispose() {
