@@ -52,6 +52,11 @@ export interface FakeEmbedOptions {
    * says ready (a ready timeout), then drive it with `emit`.
    */
   events?: readonly FakeEmbedEvent[] | ((load: FakeEmbedLoad) => readonly FakeEmbedEvent[]);
+  /**
+   * How long `loaded`, `emit` and `emitRaw` wait (for a page, then for the host to receive the
+   * message) before they reject, and the default of `waitForAction`. Default 5000 ms.
+   */
+  timeoutMs?: number;
 }
 
 /** A fake embed peer, returned by {@link createFakeEmbed}. */
@@ -64,17 +69,17 @@ export interface FakeEmbed {
   readonly actions: readonly EmbedAction[];
   /** Every message the host posted to the fake, as received, valid or not. */
   readonly received: readonly unknown[];
-  /** Resolves with the `count`-th load (1 for the first) once its page is ready to emit; rejects after 5 s. */
+  /** Resolves with the `count`-th load (1 for the first) once its page is ready to emit; rejects after `timeoutMs`. */
   loaded(count?: number): Promise<FakeEmbedLoad>;
   /**
    * Emits an event from the current page (its `surface` defaults to the load's); resolves once the
    * host window has received it and its listeners have run. Waits for a loaded page; rejects when
-   * there is none, or the host has not received the message, within 5 s each.
+   * there is none, or the host has not received the message, within `timeoutMs` (default 5 s) each.
    */
   emit(event: FakeEmbedEvent): Promise<void>;
   /** Posts any message from the current page, as it is: forged, malformed or unknown events. */
   emitRaw(message: unknown): Promise<void>;
-  /** Resolves with the first received action of `type` (already received or to come); rejects after `timeoutMs` (default 5000). */
+  /** Resolves with the first received action of `type` (already received or to come); rejects after `timeoutMs` (default the fake's `timeoutMs`). */
   waitForAction<T extends EmbedActionType>(type: T, options?: { timeoutMs?: number }): Promise<Extract<EmbedAction, { type: T }>>;
   /** Stops watching and listening; the iframes keep their current page. Safe to call more than once. */
   dispose(): void;
@@ -169,6 +174,7 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
   if (!host) throw new TypeError('createFakeEmbed: no window (run it in a real browser)');
   const origin = tenantOrigin(host.location.origin);
   const nonce = randomNonce();
+  const limitMs = options.timeoutMs ?? 5000;
 
   const loads: FakeEmbedLoad[] = [];
   const actions: EmbedAction[] = [];
@@ -215,12 +221,12 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
 
   /** Posts `message` (or what it makes of the page's load) from the current page, once there is one. */
   const post = async (message: unknown | ((load: FakeEmbedLoad) => unknown)): Promise<void> => {
-    const page = await until(() => current, 5000, 'a loaded page to emit from');
+    const page = await until(() => current, limitMs, 'a loaded page to emit from');
     if (typeof message === 'function') message = (message as (load: FakeEmbedLoad) => unknown)(page.load);
     posted += 1;
     const target = posted;
     page.window.postMessage({ fakeEmbed: nonce, message }, origin);
-    await until(() => (delivered >= target || current !== page ? true : undefined), 5000, 'delivery of an emitted message');
+    await until(() => (delivered >= target || current !== page ? true : undefined), limitMs, 'delivery of an emitted message');
   };
 
   const emit = (event: FakeEmbedEvent, load: FakeEmbedLoad): Promise<void> =>
@@ -304,10 +310,10 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
     loads,
     actions,
     received,
-    loaded: (count = 1) => until(() => (pages.length >= count ? pages[count - 1]!.load : undefined), 5000, `load ${count}`),
+    loaded: (count = 1) => until(() => (pages.length >= count ? pages[count - 1]!.load : undefined), limitMs, `load ${count}`),
     emit: (event) => post((load: FakeEmbedLoad) => createEmbedEvent({ surface: load.surface, ...event } as EmbedEventInit)),
     emitRaw: (message) => post(() => message),
-    waitForAction: <T extends EmbedActionType>(type: T, { timeoutMs = 5000 }: { timeoutMs?: number } = {}) =>
+    waitForAction: <T extends EmbedActionType>(type: T, { timeoutMs = limitMs }: { timeoutMs?: number } = {}) =>
       until(() => actions.find((action): action is Extract<EmbedAction, { type: T }> => action.type === type), timeoutMs, `action ${type}`),
     dispose() {
       if (disposed) return;

@@ -100,6 +100,25 @@ describe('createFakeEmbed with createEmbedChannel', () => {
   });
 });
 
+describe('createFakeEmbed limits', () => {
+  it('loaded, emit and waitForAction reject after timeoutMs when nothing happens', async () => {
+    const within = document.createElement('div');
+    document.body.append(within);
+    const fake = fakeEmbed({ within, timeoutMs: 150 });
+    await expect(fake.loaded()).rejects.toThrow(/load 1 did not happen within 150 ms/);
+    await expect(fake.emit({ type: 'service:event:navigate', payload: { path: '/x' } })).rejects.toThrow(/within 150 ms/);
+    await expect(fake.waitForAction('service:action:refresh', { timeoutMs: 50 })).rejects.toThrow(/within 50 ms/);
+    // An iframe outside `within` is not played.
+    const outside = document.createElement('iframe');
+    document.body.append(outside);
+    outside.src = `${fake.tenantUrl}/embed/chat?sessionId=s`;
+    await expect(fake.loaded()).rejects.toThrow(/did not happen/);
+    expect(fake.loads).toEqual([]);
+    outside.remove();
+    within.remove();
+  });
+});
+
 describe('createReplayFetch with AgentChat', () => {
   it('renders the recorded answer, dedupes the question across a dropped connection', async () => {
     const replay = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: 7, faults: { dropAfterLines: 10 } });
