@@ -1,5 +1,5 @@
 /**
- * Commits per second through `AgentChat`: a recorded emulator answer (test/fixtures/transcripts)
+ * Commits per second through `AgentChat`: a recorded emulator answer (the testing kit's TRANSCRIPTS)
  * streamed as fast as it can be read, in 3-byte chunks (thousands of reads), into `AgentChat`
  * rendered by React DOM in jsdom with a 60 Hz animation frame (`pretendToBeVisual`). React must
  * commit at most once per animation frame, whatever the delta rate.
@@ -10,7 +10,6 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { JSDOM } from 'jsdom';
 
@@ -52,8 +51,7 @@ export async function runAgentChatCommitsBenchmark(): Promise<AgentChatCommitsRe
     const { useAgentChat } = await import('../src/react/use-agent-chat');
     const { transcriptFetch } = await import('../test/helpers/transcript-fetch');
 
-    // Read from the working directory: this file runs bundled from node_modules/.cache.
-    const transcript = readFileSync('test/fixtures/transcripts/revenue-by-month.ndjson', 'utf8');
+    const transcript = (await import('../src/testing')).TRANSCRIPTS['revenue-by-month'];
     const reads = Math.ceil(Buffer.byteLength(transcript) / 3);
     const fake = transcriptFetch(transcript, { chunking: [3] });
 

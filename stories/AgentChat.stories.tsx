@@ -3,16 +3,17 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { AgentChat, type AgentChatProps } from '../src/components/chat';
 import { useAgentChat, type UseAgentChatOptions } from '../src/react';
-import cannotAnswer from '../test/fixtures/transcripts/cannot-answer.ndjson?raw';
-import marginError from '../test/fixtures/transcripts/margin-error.ndjson?raw';
-import revenueByMonth from '../test/fixtures/transcripts/revenue-by-month.ndjson?raw';
-import topCustomers from '../test/fixtures/transcripts/top-customers.ndjson?raw';
 import { longThreadTranscript, transcriptFetch, type TranscriptFetchOptions } from '../test/helpers/transcript-fetch';
+import { replayFetchOf, TRANSCRIPTS, withReplayFetch } from '../src/testing';
+const cannotAnswer = TRANSCRIPTS['cannot-answer'];
+const marginError = TRANSCRIPTS['margin-error'];
+const revenueByMonth = TRANSCRIPTS['revenue-by-month'];
+const topCustomers = TRANSCRIPTS['top-customers'];
 
 /**
  * The agent chat in every state. "Live" stories talk to the emulator through the partner's chat
  * proxy route (the provider's `chat={{ url: '/api/service' }}`); the others replay answers recorded
- * from the emulator (test/fixtures/transcripts), so they look the same on every run.
+ * from the emulator (the testing kit's TRANSCRIPTS), so they look the same on every run.
  */
 const meta: Meta<typeof AgentChat> = {
   title: 'Chat/AgentChat',
@@ -133,6 +134,17 @@ export const ToolError: Story = {
 export const CannotAnswer: Story = {
   render: (args) => <Asked {...args} question="What is the weather tomorrow?" options={recorded(cannotAnswer)} />,
   play: async ({ canvasElement }) => finished(canvasElement),
+};
+
+/** Replayed by the testing kit's Storybook decorator (`withReplayFetch`): a question typed, the recorded answer streamed. */
+export const ReplayedByDecorator: Story = {
+  decorators: [withReplayFetch({ transcript: cannotAnswer, chunking: 48, delayMs: 5 })],
+  play: async ({ canvasElement, id }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByRole('textbox', { name: 'Ask a question' }), 'What is the weather tomorrow?{Enter}');
+    await finished(canvasElement);
+    await expect(replayFetchOf(id)?.streams.at(-1)).toMatchObject({ input: 'What is the weather tomorrow?' });
+  },
 };
 
 /** Live: the service failed (HTTP 503): the error with Retry, which asks again with the same message id. */

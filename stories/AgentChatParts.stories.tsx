@@ -10,8 +10,9 @@ import {
   type ChatToolViewProps,
 } from '../src/components/chat';
 import { useAgentChat } from '../src/react';
-import topCustomers from '../test/fixtures/transcripts/top-customers.ndjson?raw';
 import { transcriptFetch } from '../test/helpers/transcript-fetch';
+import { TRANSCRIPTS } from '../src/testing';
+const topCustomers = TRANSCRIPTS['top-customers'];
 
 /**
  * The chat's parts composed into a layout of one's own: `AgentChatProvider` over a `useAgentChat`

@@ -10,8 +10,9 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/styles.css';
 import { AgentChat } from '../../src/components/chat';
-import revenueTranscript from '../fixtures/transcripts/revenue-by-month.ndjson?raw';
 import { longThreadTranscript, transcriptFetch } from '../helpers/transcript-fetch';
+import { TRANSCRIPTS } from '../../src/testing';
+const revenueTranscript = TRANSCRIPTS['revenue-by-month'];
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));

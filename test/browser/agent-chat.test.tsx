@@ -12,8 +12,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { AgentChat, type AgentChatProps } from '../../src/components/chat';
 import { ServiceProvider } from '../../src/react';
-import revenueTranscript from '../fixtures/transcripts/revenue-by-month.ndjson?raw';
 import { transcriptFetch } from '../helpers/transcript-fetch';
+import { TRANSCRIPTS } from '../../src/testing';
+const revenueTranscript = TRANSCRIPTS['revenue-by-month'];
 
 const CHAT_URL = '/api/service';
 

@@ -1,11 +1,9 @@
-/** The recorded transcripts (test/fixtures/transcripts), read from disk: for Node and jsdom tests. */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+/** The recorded transcripts, from the testing kit (their one home: `src/testing/transcripts.generated.ts`). */
+import { TRANSCRIPTS, type TranscriptName } from '../../src/testing';
 
-/** Names of the recorded transcripts. */
-export type TranscriptName = 'revenue-by-month' | 'top-customers' | 'margin-error' | 'cannot-answer';
+export type { TranscriptName };
 
-/** The NDJSON text of one recorded transcript (tests run from the repository root; jsdom's `import.meta.url` is not a file URL). */
+/** The NDJSON text of one recorded transcript. */
 export function transcript(name: TranscriptName): string {
-  return readFileSync(resolve('test/fixtures/transcripts', `${name}.ndjson`), 'utf8');
+  return TRANSCRIPTS[name];
 }

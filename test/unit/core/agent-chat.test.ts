@@ -11,8 +11,8 @@ import { ServiceHttpError, StreamingInProgressError, ServiceConfigError } from '
 import { createThreadStore } from '../../../src/core/thread-store';
 import { ADMIN_API_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator';
 import { faultOnce } from '../emulator/chat-helpers';
-import { splitAtAwkwardBytes, transcriptFetch, type Chunking } from '../../helpers/transcript-fetch';
-import { transcript, type TranscriptName } from '../../helpers/transcripts';
+import { createReplayFetch, TRANSCRIPTS, type ReplayChunking, type ReplayFetchOptions, type TranscriptName } from '../../../src/testing';
+import { splitAtAwkwardBytes, splitBytes } from '../../helpers/transcript-fetch';
 
 /** Every status the controller published, in order, without repeats. */
 function statuses(chat: AgentChat): AgentChatStatus[] {
@@ -25,19 +25,21 @@ function statuses(chat: AgentChat): AgentChatStatus[] {
 }
 
 describe('createAgentChat over recorded transcripts', () => {
-  const fakeChat = (name: TranscriptName, chunking: Chunking, extra: Parameters<typeof transcriptFetch>[1] = {}) => {
-    const fake = transcriptFetch(transcript(name), { chunking, ...extra });
+  const fakeChat = (name: TranscriptName, chunking: ReplayChunking, extra: Omit<ReplayFetchOptions, 'transcript'> = {}) => {
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS[name], chunking, ...extra });
     const chat = createAgentChat({ client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }) });
     return { chat, fake };
   };
 
-  it.each<[string, Chunking]>([
-    ['one chunk', 'whole'],
+  const encode = (text: string) => new TextEncoder().encode(text);
+  it.each<[string, ReplayChunking]>([
+    ['one chunk', (text) => [text]],
+    ['one line at a time', 'lines'],
     ['one byte at a time', 'bytes'],
-    ['split inside every UTF-8 character and after every newline', splitAtAwkwardBytes],
-    ['odd sizes (7, 1, 13, 2)', [7, 1, 13, 2]],
+    ['split inside every UTF-8 character and after every newline', (text) => splitAtAwkwardBytes(encode(text))],
+    ['odd sizes (7, 1, 13, 2)', (text) => splitBytes(encode(text), [7, 1, 13, 2])],
   ])('the same thread whatever the chunking: %s', async (_name, chunking) => {
-    const reference = fakeChat('revenue-by-month', 'whole');
+    const reference = fakeChat('revenue-by-month', (text) => [text]);
     await reference.chat.send('Show revenue by month in 2025');
     const { chat } = fakeChat('revenue-by-month', chunking);
     await chat.send('Show revenue by month in 2025');
@@ -51,7 +53,7 @@ describe('createAgentChat over recorded transcripts', () => {
   });
 
   it('shows the question at once (optimistic), then the echo replaces it by id: one user message', async () => {
-    const { chat, fake } = fakeChat('top-customers', [64], { chunkDelayMs: 1 });
+    const { chat, fake } = fakeChat('top-customers', 64, { delayMs: 1 });
     const seen = statuses(chat);
     const done = chat.send('  Who are our top 10 customers?  ');
     const first = chat.getSnapshot();
@@ -66,7 +68,7 @@ describe('createAgentChat over recorded transcripts', () => {
   });
 
   it('refuses a second question while an answer runs, with a typed error and no second request', async () => {
-    const { chat, fake } = fakeChat('cannot-answer', [32], { chunkDelayMs: 1 });
+    const { chat, fake } = fakeChat('cannot-answer', 32, { delayMs: 1 });
     const first = chat.send('What is the weather tomorrow?');
     await expect(chat.send('And next week?')).rejects.toBeInstanceOf(StreamingInProgressError);
     await expect(chat.resume()).rejects.toBeInstanceOf(StreamingInProgressError);
@@ -77,7 +79,7 @@ describe('createAgentChat over recorded transcripts', () => {
   });
 
   it('a second question continues the same thread (its chatId in the request)', async () => {
-    const { chat, fake } = fakeChat('cannot-answer', 'whole');
+    const { chat, fake } = fakeChat('cannot-answer', 'lines');
     await chat.send('first');
     const chatId = chat.getSnapshot().chatId;
     await chat.send('second');
@@ -86,7 +88,7 @@ describe('createAgentChat over recorded transcripts', () => {
 
   it('a 404 from the abort endpoint is the error, not swallowed; the local request is cut', async () => {
     const onError = vi.fn();
-    const fake = transcriptFetch(transcript('revenue-by-month'), { chunking: [16], chunkDelayMs: 2, abortStatus: 404 });
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['revenue-by-month'], chunking: 16, delayMs: 2, abortStatus: 404 });
     const chat = createAgentChat({ client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }), onError });
     const done = chat.send('Show revenue by month in 2025');
     await vi.waitFor(() => expect(chat.getSnapshot().chatId).toBeDefined());
@@ -101,7 +103,7 @@ describe('createAgentChat over recorded transcripts', () => {
 
   it('scheduleNotify batches a whole answer into few notifications; snapshots stay current', async () => {
     const pending: (() => void)[] = [];
-    const fake = transcriptFetch(transcript('top-customers'), { chunking: 'whole' });
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: (text) => [text] });
     const chat = createAgentChat({
       client: createChatClient({ url: '/api/service', fetch: fake.fetch }),
       scheduleNotify: (notify) => pending.push(notify),
@@ -117,7 +119,7 @@ describe('createAgentChat over recorded transcripts', () => {
   });
 
   it('reset forgets the thread; dispose refuses later sends', async () => {
-    const { chat } = fakeChat('cannot-answer', 'whole');
+    const { chat } = fakeChat('cannot-answer', 'lines');
     await chat.send('hello');
     chat.reset();
     expect(chat.getSnapshot()).toMatchObject({ status: 'idle', messages: [], chatId: undefined });
@@ -127,7 +129,7 @@ describe('createAgentChat over recorded transcripts', () => {
 
   it('uses a given thread store', async () => {
     const store = createThreadStore();
-    const fake = transcriptFetch(transcript('cannot-answer'));
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'] });
     const chat = createAgentChat({ client: createChatClient({ url: '/x', fetch: fake.fetch }), store });
     await chat.send('hello');
     expect(store.getSnapshot().messages).toBe(chat.getSnapshot().messages);
