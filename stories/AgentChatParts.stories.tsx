@@ -5,7 +5,11 @@ import {
   AgentChatProvider,
   ChatAnnouncer,
   ChatComposer,
+  ChatEmptyState,
+  ChatMessageItem,
   ChatMessageList,
+  ChatThinking,
+  ChatToolCallView,
   type AgentChatComponents,
   type ChatToolViewProps,
 } from '../src/components/chat';
@@ -59,5 +63,39 @@ export const ComposedLayout: StoryObj = {
     await expect(canvas.getByRole('textbox', { name: 'Your question' })).toBeInTheDocument();
     await userEvent.type(canvas.getByRole('textbox', { name: 'Your question' }), 'x');
     await expect(canvas.getByRole('button', { name: 'Ask' })).toBeEnabled();
+  },
+};
+
+/** One recorded answer's messages, each part rendered on its own outside the list. */
+function Individual(): ReactNode {
+  const chat = useAgentChat({ url: '/recorded', fetch: transcriptFetch(topCustomers, { chunking: [48] }).fetch });
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asked.current) return;
+    asked.current = true;
+    chat.send('Who are our top 10 customers?').catch(() => undefined);
+  }, [chat]);
+  const thinking = chat.messages.find((message) => message.thinking !== '');
+  const sqlCall = chat.messages.find((message) => message.toolCall?.name === 'serviceSqlApi');
+  return (
+    <AgentChatProvider chat={chat} showThinking>
+      <div style={{ display: 'grid', gap: 'var(--service-space-3)', maxWidth: 720 }}>
+        <ChatEmptyState suggestions={['Revenue by region in 2025']} />
+        {chat.finalAnswer ? <ChatMessageItem message={chat.finalAnswer} final /> : null}
+        {thinking ? <ChatThinking message={thinking} /> : null}
+        {sqlCall ? <ChatToolCallView message={sqlCall} /> : null}
+      </div>
+    </AgentChatProvider>
+  );
+}
+
+/** `ChatEmptyState`, `ChatMessageItem` (a final answer), `ChatThinking` and `ChatToolCallView`, each alone. */
+export const IndividualParts: StoryObj = {
+  render: () => <Individual />,
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('[data-part="final-answer"], [data-final]')).not.toBeNull(), { timeout: 10_000 });
+    await expect(canvasElement.querySelector('[data-part="thinking"]')).not.toBeNull();
+    await expect(canvasElement.querySelector('[data-part="tool-call"][data-tool="serviceSqlApi"]')).not.toBeNull();
+    await expect(within(canvasElement).getByRole('button', { name: 'Revenue by region in 2025' })).toBeInTheDocument();
   },
 };
