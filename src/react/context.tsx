@@ -97,7 +97,7 @@ export interface ServiceContextValue {
   readonly ownQueryClient: { current: QueryClient | undefined };
 }
 
-const ServiceContext = createContext<ServiceContextValue | null>(null);
+const ServiceContext = /*#__PURE__*/ createContext<ServiceContextValue | null>(null);
 ServiceContext.displayName = 'ServiceContext';
 
 function checkTenant(tenantUrl: string | undefined): Pick<ServiceContextValue, 'tenantOrigin' | 'tenantError'> {

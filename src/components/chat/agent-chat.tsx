@@ -45,7 +45,7 @@ export interface AgentChatProps extends UseAgentChatOptions, Omit<ComponentProps
  * </ServiceProvider>
  * ```
  */
-export const AgentChat = forwardRef<HTMLElement, AgentChatProps>(function AgentChat(props, ref) {
+export const AgentChat = /*#__PURE__*/ forwardRef<HTMLElement, AgentChatProps>(function AgentChat(props, ref) {
   const {
     chat: external,
     url,

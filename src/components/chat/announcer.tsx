@@ -16,7 +16,7 @@ const SPOKEN_CHARACTERS = 400;
 export type ChatAnnouncerProps = ComponentPropsWithoutRef<'div'>;
 
 /** The announcement region: `role="status"`, `data-part="announcer"`. */
-export const ChatAnnouncer = forwardRef<HTMLDivElement, ChatAnnouncerProps>(function ChatAnnouncer({ className, ...props }, ref) {
+export const ChatAnnouncer = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatAnnouncerProps>(function ChatAnnouncer({ className, ...props }, ref) {
   const { status, finalAnswer } = useAgentChatState('ChatAnnouncer');
   const { labels } = useAgentChatConfig('ChatAnnouncer');
   const [seen, setSeen] = useState<{ status: AgentChatStatus; text: string }>({ status, text: '' });

@@ -24,7 +24,7 @@ export interface ChatComposerProps extends Omit<ComponentPropsWithoutRef<'form'>
  * The composer: `data-part="composer"`, `data-state` `idle`, `running`, `error` or `disabled`;
  * a textbox named "Ask a question", buttons named "Send" and "Stop" (all from `labels`).
  */
-export const ChatComposer = forwardRef<HTMLFormElement, ChatComposerProps>(function ChatComposer(
+export const ChatComposer = /*#__PURE__*/ forwardRef<HTMLFormElement, ChatComposerProps>(function ChatComposer(
   { disabled = false, autoFocus = false, className, onSubmit, onKeyDown, ...props },
   ref,
 ) {

@@ -49,10 +49,15 @@ export interface AgentChatConfig {
   showThinking: boolean;
 }
 
-const ConfigContext = createContext<AgentChatConfig | null>(null);
-ConfigContext.displayName = 'AgentChatConfigContext';
-const ChatContext = createContext<UseAgentChatResult | null>(null);
-ChatContext.displayName = 'AgentChatContext';
+/** A context with a DevTools name, made in one pure call so an app without the chat drops it. */
+function namedContext<T>(displayName: string) {
+  const context = createContext<T | null>(null);
+  context.displayName = displayName;
+  return context;
+}
+
+const ConfigContext = /*#__PURE__*/ namedContext<AgentChatConfig>('AgentChatConfigContext');
+const ChatContext = /*#__PURE__*/ namedContext<UseAgentChatResult>('AgentChatContext');
 
 /** Props of {@link AgentChatProvider}. */
 export interface AgentChatProviderProps {

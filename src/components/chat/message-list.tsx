@@ -33,7 +33,7 @@ function setRef<T>(ref: ForwardedRef<T>, value: T | null): void {
 }
 
 /** The messages: `role="log"`, `data-part="message-list"`, `data-state` `streaming` or `idle`, `aria-busy` while streaming. */
-export const ChatMessageList = forwardRef<HTMLDivElement, ChatMessageListProps>(function ChatMessageList({ windowSize = 50, className, onScroll, children, ...props }, ref) {
+export const ChatMessageList = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatMessageListProps>(function ChatMessageList({ windowSize = 50, className, onScroll, children, ...props }, ref) {
   const chat = useAgentChatState('ChatMessageList');
   const { labels, showThinking } = useAgentChatConfig('ChatMessageList');
   const { messages, finalAnswer, status } = chat;

@@ -20,7 +20,7 @@ export interface ChatThinkingProps extends ComponentPropsWithoutRef<'details'> {
 }
 
 /** The agent's reasoning, collapsed: `data-part="thinking"`, `data-state` `open` or `closed`. */
-export const ChatThinking = forwardRef<HTMLDetailsElement, ChatThinkingProps>(function ChatThinking({ message, streaming = false, className, onToggle, ...props }, ref) {
+export const ChatThinking = /*#__PURE__*/ forwardRef<HTMLDetailsElement, ChatThinkingProps>(function ChatThinking({ message, streaming = false, className, onToggle, ...props }, ref) {
   const { labels, components } = useAgentChatConfig('ChatThinking');
   const [open, setOpen] = useState(false);
   const Custom = components.thinking;
@@ -57,8 +57,8 @@ export function isVisibleMessage(message: ChatMessage, showThinking: boolean): b
  * One message: `data-part="message"`, `data-role` `user` or `assistant`, `data-state`
  * `streaming` or `complete`. The final answer's text is `data-part="final-answer"`.
  */
-export const ChatMessageItem = memo(
-  forwardRef<HTMLElement, ChatMessageProps>(function ChatMessageItem({ message, final = false, streaming = false, className, ...props }, ref) {
+export const ChatMessageItem = /*#__PURE__*/ memo(
+  /*#__PURE__*/ forwardRef<HTMLElement, ChatMessageProps>(function ChatMessageItem({ message, final = false, streaming = false, className, ...props }, ref) {
     const { labels, components, showThinking } = useAgentChatConfig('ChatMessageItem');
     const Content = components.content;
     let text: ReactNode = null;

@@ -53,7 +53,7 @@ function MetaView({ result, labels }: { result: ServiceMetaResult; labels: Agent
 }
 
 /** One tool call: `data-part="tool-call"`, `data-state` `running`, `complete` or `error`, `data-tool` its name. */
-export const ChatToolCallView = forwardRef<HTMLDivElement, ChatToolCallProps>(function ChatToolCallView({ message, className, ...props }, ref) {
+export const ChatToolCallView = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatToolCallProps>(function ChatToolCallView({ message, className, ...props }, ref) {
   const { labels, components } = useAgentChatConfig('ChatToolCallView');
   const call = message.toolCall;
   if (!call) return null;

@@ -26,7 +26,7 @@ export interface MarkdownLimits {
 }
 
 /** The defaults of {@link MarkdownLimits}. */
-export const DEFAULT_MARKDOWN_LIMITS: Readonly<MarkdownLimits> = Object.freeze({
+export const DEFAULT_MARKDOWN_LIMITS: Readonly<MarkdownLimits> = /*#__PURE__*/ Object.freeze({
   maxLength: 1_048_576,
   maxBlockLength: 32_768,
   maxDepth: 32,

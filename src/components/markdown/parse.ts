@@ -15,12 +15,13 @@ import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
  * reference, gathered into one section at the end), which a renderer that settles blocks one by
  * one cannot honour; `[^1]` stays plain text. Tag filter is moot: raw HTML is never rendered.
  */
-const extensions = [gfmAutolinkLiteral(), gfmStrikethrough(), gfmTable(), gfmTaskListItem()];
+// Pure: an app that never renders markdown drops the parser with it.
+const extensions = [/*#__PURE__*/ gfmAutolinkLiteral(), /*#__PURE__*/ gfmStrikethrough(), /*#__PURE__*/ gfmTable(), /*#__PURE__*/ gfmTaskListItem()];
 const mdastExtensions = [
-  gfmAutolinkLiteralFromMarkdown(),
-  gfmStrikethroughFromMarkdown(),
-  gfmTableFromMarkdown(),
-  gfmTaskListItemFromMarkdown(),
+  /*#__PURE__*/ gfmAutolinkLiteralFromMarkdown(),
+  /*#__PURE__*/ gfmStrikethroughFromMarkdown(),
+  /*#__PURE__*/ gfmTableFromMarkdown(),
+  /*#__PURE__*/ gfmTaskListItemFromMarkdown(),
 ];
 
 /** Parses markdown (CommonMark + GFM tables, strikethrough, task lists, autolink literals). */

@@ -17,7 +17,7 @@ export interface StreamingMarkdownLabels {
 }
 
 /** The default {@link StreamingMarkdownLabels}. */
-export const DEFAULT_MARKDOWN_LABELS: Readonly<StreamingMarkdownLabels> = Object.freeze({
+export const DEFAULT_MARKDOWN_LABELS: Readonly<StreamingMarkdownLabels> = /*#__PURE__*/ Object.freeze({
   image: 'Image',
   truncated: 'The rest of this text is too long to show.',
   task: 'Done',
@@ -155,7 +155,7 @@ interface BlockProps {
 }
 
 /** One block, rendered again only when its source, its definitions or the options change. */
-const Block = memo(
+const Block = /*#__PURE__*/ memo(
   function Block({ source, plain, context, options, limits }: BlockProps): ReactNode {
     const reason = plain ?? overLimit(source, limits)?.reason;
     if (reason) return <Plain source={source} reason={reason} />;

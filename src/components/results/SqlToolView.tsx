@@ -119,7 +119,7 @@ function LoadAllControl({ load, total, labels, format }: { load: ReturnType<type
  * still works, and a result that is not a table shows an error card under the title and SQL.
  * Works without a `ServiceProvider` (no "Load all" then).
  */
-export const SqlToolView = forwardRef<HTMLDivElement, SqlToolViewProps>(function SqlToolView(props, ref) {
+export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewProps>(function SqlToolView(props, ref) {
   const { call, className, labels: _labels, defaultView: _defaultView, ...rest } = props;
   const labels = resolveLabels(props.labels);
   const input = useMemo(() => textFields(call.input), [call.input]);

@@ -64,7 +64,7 @@ export interface SqlToolLabels {
 }
 
 /** The English defaults of {@link SqlToolLabels}. */
-export const DEFAULT_SQL_TOOL_LABELS: Readonly<SqlToolLabels> = Object.freeze({
+export const DEFAULT_SQL_TOOL_LABELS: Readonly<SqlToolLabels> = /*#__PURE__*/ Object.freeze({
   untitledQuery: 'Query',
   running: 'Running query…',
   sql: 'SQL',
