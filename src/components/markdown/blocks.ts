@@ -204,8 +204,12 @@ function settle(source: string): Omit<SettledBlock, 'plain'>[] {
 const LETTER = /\p{L}/u;
 const CLOSED_AT_LINE_END = new Set(['heading', 'thematicBreak', 'code']);
 const BLANK_LINE = /\n[ \t]*\n/;
-/** Lines that may start or underline a heading, a break or code (`#`, `=`, `-`, `*`, `_`, fences, indentation). */
-const MAY_CLOSE_AT_LINE_END = /^(?: {0,3}[#=\-*_`~\t]| {4})/m;
+/**
+ * Lines that may be (or underline) a heading, a break or code: `#` headings, lines of only `-`,
+ * `=`, `*`, `_` and spaces (setext underlines, breaks, or their start), fences, indented code.
+ * A list item (`- item`) or emphasis (`*word*`) line is none of these.
+ */
+const MAY_CLOSE_AT_LINE_END = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|[-=*_][-=*_ \t]*$|`{3}|~{3}|\t| )/m;
 
 function lineStart(source: string, offset: number): number {
   return source.lastIndexOf('\n', offset - 1) + 1;
