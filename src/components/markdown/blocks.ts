@@ -161,6 +161,9 @@ function plainEnd(source: string, more: boolean): number {
 
 /** The settled top-level nodes of `source` (offsets relative to it). */
 function settle(source: string): Omit<SettledBlock, 'plain'>[] {
+  // A node settles only after a blank line or after a heading, break or code (see below): a
+  // run of lines that can hold none of those settles nothing, so it is not parsed to find out.
+  if (!BLANK_LINE.test(source) && !MAY_CLOSE_AT_LINE_END.test(source)) return [];
   const children = parseMarkdown(source).children;
   // The last node whose first line is complete closes every node before it. So does one whose
   // line is still arriving when a blank line comes first and it starts with a letter in the
@@ -201,6 +204,12 @@ function settle(source: string): Omit<SettledBlock, 'plain'>[] {
 const LETTER = /\p{L}/u;
 const CLOSED_AT_LINE_END = new Set(['heading', 'thematicBreak', 'code']);
 const BLANK_LINE = /\n[ \t]*\n/;
+/**
+ * Lines that may be (or underline) a heading, a break or code: `#` headings, lines of only `-`,
+ * `=`, `*`, `_` and spaces (setext underlines, breaks, or their start), fences, indented code.
+ * A list item (`- item`) or emphasis (`*word*`) line is none of these.
+ */
+const MAY_CLOSE_AT_LINE_END = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|[-=*_][-=*_ \t]*$|`{3}|~{3}|\t| )/m;
 
 function lineStart(source: string, offset: number): number {
   return source.lastIndexOf('\n', offset - 1) + 1;

@@ -1,3 +1,5 @@
+import { CONTAINER_PREFIX } from './limits';
+
 /**
  * Rewrites the open end of a streaming answer so that syntax whose other half has not arrived
  * yet never shows as raw characters: open emphasis, strikethrough and inline code are closed, a
@@ -28,8 +30,6 @@ export function healTail(tail: string): string {
   return head + prefix + healInline(content);
 }
 
-/** Blockquote and list markers and indentation in front of a line's content. */
-const CONTAINER_PREFIX = /^(?:[ \t]|>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))*/;
 const FENCE = /^(`{3,}|~{3,})([^`]*)$/;
 /** One or two fence characters alone: the start of a fence (or of its end) still arriving. */
 const PARTIAL_FENCE = /^(?:`{1,2}|~{1,2})$/;

@@ -37,7 +37,7 @@ export const DEFAULT_MARKDOWN_LIMITS: Readonly<MarkdownLimits> = /*#__PURE__*/ O
 export type PlainReason = 'length' | 'depth' | 'markers';
 
 /** Leading container syntax of a line: blockquote markers, list markers and indentation. */
-const CONTAINER_PREFIX = /^(?:[ \t]|>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))*/;
+export const CONTAINER_PREFIX = /^(?:[ \t]|>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))*/;
 const FENCE = /^(`{3,}|~{3,})([^`]*)$/;
 const MARKER = /[*_~`[\]]/g;
 

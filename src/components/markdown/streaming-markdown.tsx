@@ -4,6 +4,7 @@ import { definitionsOf, splitBlocks, type Split } from './blocks';
 import { healTail } from './heal';
 import { DEFAULT_MARKDOWN_LIMITS, overLimit, type MarkdownLimits, type PlainReason } from './limits';
 import { depthOf, parseMarkdown } from './parse';
+import { createExtendingParser } from './append';
 import { renderHast, type MarkdownComponents, type RenderOptions } from './render';
 
 /** Every string `StreamingMarkdown` renders itself. */
@@ -157,11 +158,15 @@ interface BlockProps {
 /** One block, rendered again only when its source, its definitions or the options change. */
 const Block = /*#__PURE__*/ memo(
   function Block({ source, plain, context, options, limits }: BlockProps): ReactNode {
+    const [parser] = useState(createExtendingParser);
     const reason = plain ?? overLimit(source, limits)?.reason;
     if (reason) return <Plain source={source} reason={reason} />;
     const before = context.before === '' ? '' : `${context.before}\n\n`;
     const after = context.after === '' ? '' : `\n\n${context.after}`;
-    const tree = parseMarkdown(before + source + after);
+    const markdown = before + source + after;
+    // The open block grows a few words at a time: its tree is extended instead of parsed again
+    // when that is exactly the same. Settled blocks render once, so this only pays off for it.
+    const tree = parser.parse(markdown);
     // The pre-parse check bounds nesting by line prefixes; inline nesting is bounded here.
     if (depthOf(tree, limits.maxDepth * 4 + 16) > limits.maxDepth * 4 + 16) return <Plain source={source} reason="depth" />;
     return renderHast(toHast(tree), options);
