@@ -26,6 +26,18 @@ const topCustomers = TRANSCRIPTS['top-customers'];
 const meta: Meta = { title: 'Chat/Parts' };
 export default meta;
 
+/** A conversation replaying the recorded answer to one question, asked once on mount. */
+function useRecordedAnswer() {
+  const chat = useAgentChat({ url: '/recorded', fetch: transcriptFetch(topCustomers, { chunking: [48] }).fetch });
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asked.current) return;
+    asked.current = true;
+    chat.send('Who are our top 10 customers?').catch(() => undefined);
+  }, [chat]);
+  return chat;
+}
+
 /** A replacement view of `serviceMeta`: only the names of the views found. */
 function ViewsFound({ call }: ChatToolViewProps): ReactNode {
   const views = call.status === 'complete' && call.result.kind === 'serviceMeta' ? call.result.value.cubes.map((cube) => cube.title) : [];
@@ -35,13 +47,7 @@ function ViewsFound({ call }: ChatToolViewProps): ReactNode {
 const COMPONENTS: AgentChatComponents = { tools: { serviceMeta: ViewsFound } };
 
 function Composed(): ReactNode {
-  const chat = useAgentChat({ url: '/recorded', fetch: transcriptFetch(topCustomers, { chunking: [48] }).fetch });
-  const asked = useRef(false);
-  useEffect(() => {
-    if (asked.current) return;
-    asked.current = true;
-    chat.send('Who are our top 10 customers?').catch(() => undefined);
-  }, [chat]);
+  const chat = useRecordedAnswer();
   return (
     <AgentChatProvider chat={chat} components={COMPONENTS} labels={{ input: 'Your question', send: 'Ask', log: 'Answers' }}>
       <div style={{ display: 'grid', gridTemplateRows: 'auto 1fr', gap: 'var(--service-space-3)', height: 520, maxWidth: 720 }}>
@@ -68,13 +74,7 @@ export const ComposedLayout: StoryObj = {
 
 /** One recorded answer's messages, each part rendered on its own outside the list. */
 function Individual(): ReactNode {
-  const chat = useAgentChat({ url: '/recorded', fetch: transcriptFetch(topCustomers, { chunking: [48] }).fetch });
-  const asked = useRef(false);
-  useEffect(() => {
-    if (asked.current) return;
-    asked.current = true;
-    chat.send('Who are our top 10 customers?').catch(() => undefined);
-  }, [chat]);
+  const chat = useRecordedAnswer();
   const thinking = chat.messages.find((message) => message.thinking !== '');
   const sqlCall = chat.messages.find((message) => message.toolCall?.name === 'serviceSqlApi');
   return (

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { ResultChart, ResultTable } from '../src/components/results';
+import { ErrorCard } from '../src/components/results/ErrorCard';
 import { toResultTable } from '../src/core/protocol/tools';
 import { sqlToolCall } from '../test/fixtures/sql-tool-calls';
 
@@ -31,5 +32,13 @@ export const Chart: StoryObj = {
   render: () => <ResultChart spec={spec} columns={table.columns} rows={table.rows} title="Revenue by month" />,
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('[data-part="chart"] svg')).not.toBeNull(), { timeout: 15_000 });
+  },
+};
+
+/** `ErrorCard`: what stands in for one part that cannot be shown (here the chart); the rest stays. */
+export const PartError: StoryObj = {
+  render: () => <ErrorCard title="The chart could not be drawn">The spec is not Vega-Lite.</ErrorCard>,
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent('The chart could not be drawn');
   },
 };
