@@ -193,6 +193,11 @@ function settle(source: string): Omit<SettledBlock, 'plain'>[] {
     if (!CLOSED_AT_LINE_END.has(previous.type) && !BLANK_LINE.test(source.slice(previous.position?.end.offset ?? 0, end))) {
       continue;
     }
+    // What follows indented code parses differently than it does alone, even after a blank line
+    // (`    a` then `- ` is a paragraph `-` whole, an empty list alone): the two settle together.
+    if (previous.type === 'code' && !FENCE_START.test(source.slice(lineStart(source, previous.position?.start.offset ?? 0)))) {
+      continue;
+    }
     const nodes = children.slice(first, index);
     result.push({ start, source: source.slice(start, end), definitions: nodes.map((node) => definitionsOf(node)).filter(Boolean).join('\n') });
     start = end;
@@ -203,6 +208,8 @@ function settle(source: string): Omit<SettledBlock, 'plain'>[] {
 
 const LETTER = /\p{L}/u;
 const CLOSED_AT_LINE_END = new Set(['heading', 'thematicBreak', 'code']);
+/** A fenced code block's opening line (any other code node is indented code). */
+const FENCE_START = /^ {0,3}(?:`{3,}|~{3,})/;
 const BLANK_LINE = /\n[ \t]*\n/;
 /**
  * Lines that may be (or underline) a heading, a break or code: `#` headings, lines of only `-`,

@@ -143,3 +143,13 @@ function normalize(html: string): string {
   }
   return template.innerHTML.replace(/>\n+</g, '><');
 }
+
+describe('StreamingMarkdown: counterexamples the properties found', () => {
+  // Indented code followed by an empty list item: whole, the item is the paragraph `-`; parsed
+  // apart after the code, it was an empty list. Each cut point of each is tried.
+  it.each(['    a\n- \n\n', '    a\n\n- \n', '    a\n\n-\n', '\tcode\n\n* \n\ntext'])('%j', (text) => {
+    const whole = wholeHtml(text);
+    for (let cut = 0; cut <= text.length; cut += 1) expect(streamedHtml(text, [cut])).toBe(whole);
+    expect(streamedHtml(text, [...text].map((_, index) => index))).toBe(whole);
+  });
+});
