@@ -180,7 +180,12 @@ export interface AxeViolation {
  */
 export const auditFrameAccessibility: BrowserCommand<[urlPart: string]> = async (context, urlPart) => {
   if (context.provider.name !== 'playwright') throw new Error('auditFrameAccessibility needs the playwright provider');
-  const frame = context.page.frames().find((candidate) => candidate.url().includes(urlPart));
+  // The frame may still be attaching when a busy machine runs the command: look for a while.
+  let frame = context.page.frames().find((candidate) => candidate.url().includes(urlPart));
+  for (let waited = 0; !frame && waited < 5_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    frame = context.page.frames().find((candidate) => candidate.url().includes(urlPart));
+  }
   if (!frame) throw new Error(`no frame at an address containing ${urlPart}`);
   const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   await frame.evaluate(source);
