@@ -22,6 +22,8 @@ import { pathToFileURL } from 'node:url';
 import { readNdjson } from '../src/core/ndjson';
 import { createThreadStore, type ThreadStore } from '../src/core/thread-store';
 import { AGENT_NODE } from '../src/core/protocol/chat';
+// The same deterministic sequence (mulberry32) the markdown corpus draws from.
+import { random } from '../test/helpers/markdown-corpus';
 
 /** What {@link runChatIngestBenchmark} measured. */
 export interface ChatIngestResult {
@@ -60,17 +62,6 @@ export interface ChatIngestOptions {
 // ---------------------------------------------------------------------------------------------
 // A deterministic transcript shaped like real traffic (service-interface 2.8, service-behaviour 1)
 
-function random(seed: number): () => number {
-  // mulberry32: small, fast, and the same sequence everywhere.
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'revenue month region growth orders customers trend average the of by in for and compared to last ' +
