@@ -37,11 +37,12 @@ function browser() {
  * `react-dom/test-utils`, ...) goes to the `react-18` / `react-dom-18` dev dependencies. The regexes
  * match those names exactly, never `react-markdown` or `react-dom-18` itself.
  *
- * The alias alone reaches only code that Vite transforms: the libraries that import React
- * (Testing Library, TanStack Query, react-markdown, and react-dom-18, whose own `require('react')`
- * would find React 19 at the top of node_modules) are pre-bundled with the alias applied, so the
- * whole graph shares one React 18. `test/{unit,browser}/react-version.test.tsx` fails if any of
- * them falls back to React 19.
+ * The alias alone reaches only code that Vite transforms, and the libraries that import React
+ * must get the same copy: react-dom-18 (whose own `require('react')` would find React 19 at the top
+ * of node_modules) and Testing Library are pre-bundled with the alias applied (`REACT_18_DEPS`);
+ * in the unit project those pre-bundles and the ES-module libraries (TanStack Query,
+ * react-markdown) also run through Vite (`REACT_18_INLINE`). `test/{unit,browser}/react-version.test.tsx`
+ * fails if any of them falls back to React 19.
  */
 const REACT_18_ALIAS = [
   // The pre-bundles are made for the browser, where Node's `stream` is missing: the browser build
