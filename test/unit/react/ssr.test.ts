@@ -22,7 +22,7 @@
  *   (a bare `npx vitest` after an edit), the build's cases are skipped and say why.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -76,7 +76,9 @@ function packageNames(from: From): Plugin {
 }
 
 async function bundle(version: 18 | 19, from: From): Promise<{ modules: string[]; render: string }> {
-  const outdir = join(ROOT, 'node_modules', '.cache', 'ssr-test', `react-${version}-${from}-${Date.now()}`);
+  // One folder per case, emptied first: each probe is a fresh process, so no module cache needs a new name.
+  const outdir = join(ROOT, 'node_modules', '.cache', 'ssr-test', `react-${version}-${from}`);
+  rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   const entryPoints = Object.fromEntries([
     ...ENTRIES.map((entry, index) => [`entry-${index}`, join(ROOT, entry[from])]),
