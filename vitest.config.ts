@@ -31,6 +31,53 @@ function browser() {
   };
 }
 
+/**
+ * React 18 for the projects that run the React tests a second time: every import of `react`,
+ * `react-dom` and their subpaths (`react/jsx-runtime`, `react-dom/client`, `react-dom/server`,
+ * `react-dom/test-utils`, ...) goes to the `react-18` / `react-dom-18` dev dependencies. The regexes
+ * match those names exactly, never `react-markdown` or `react-dom-18` itself.
+ *
+ * The alias alone reaches only code that Vite transforms, and the libraries that import React
+ * must get the same copy: react-dom-18 (whose own `require('react')` would find React 19 at the top
+ * of node_modules) and Testing Library are pre-bundled with the alias applied (`REACT_18_DEPS`);
+ * in the unit project those pre-bundles and the ES-module libraries (TanStack Query,
+ * react-markdown) also run through Vite (`REACT_18_INLINE`). `test/{unit,browser}/react-version.test.tsx`
+ * fails if any of them falls back to React 19.
+ */
+const REACT_18_ALIAS = [
+  // The pre-bundles are made for the browser, where Node's `stream` is missing: the browser build
+  // of the server renderer (`renderToString` works the same there).
+  { find: /^react-dom\/server$/, replacement: 'react-dom-18/server.browser' },
+  { find: /^react(\/.*)?$/, replacement: 'react-18$1' },
+  { find: /^react-dom(\/.*)?$/, replacement: 'react-dom-18$1' },
+];
+const REACT_18_DEPS = [
+  'react',
+  'react/jsx-runtime',
+  'react/jsx-dev-runtime',
+  'react-dom',
+  'react-dom/client',
+  'react-dom/server',
+  'react-dom/test-utils',
+  '@testing-library/react',
+];
+const REACT_18_INLINE = [
+  /\/node_modules\/\.vite\/vitest\/[^/]+\/deps\//,
+  /\/node_modules\/@tanstack\/react-query\//,
+  /\/node_modules\/react-markdown\//,
+];
+
+/** The commands of `test/browser/commands.ts`, for both browser projects. */
+const browserCommands = {
+  mintEmbedSession,
+  emulateColorScheme,
+  auditFrameAccessibility,
+  mintClockedSession,
+  advanceEmulatorClock,
+  inspectEmbedFrame,
+  signDataToken,
+};
+
 // A fresh clone has no generated page script (the package has no install script that would make
 // it, and npm scripts generate it first): make it here too, so a bare `npx vitest` works.
 if (!existsSync('src/emulator/embed/page-script.generated.ts')) {
@@ -45,6 +92,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'jsdom',
           include: ['test/unit/**/*.test.{ts,tsx}'],
+          provide: { reactMajor: 19 },
         },
       },
       {
@@ -56,16 +104,8 @@ export default defineConfig({
           include: ['test/browser/**/*.test.{ts,tsx}'],
           globalSetup: ['test/browser/global-setup.ts'],
           setupFiles: ['test/browser/setup.ts'],
-          browser: { ...browser(), commands: {
-            mintEmbedSession,
-            emulateColorScheme,
-            auditFrameAccessibility,
-            mintClockedSession,
-            advanceEmulatorClock,
-            inspectEmbedFrame,
-            signDataToken,
-          },
-        },
+          provide: { reactMajor: 19 },
+          browser: { ...browser(), commands: browserCommands },
         },
       },
       {
@@ -75,6 +115,40 @@ export default defineConfig({
         test: {
           name: 'storybook',
           browser: browser(),
+        },
+      },
+      {
+        // The unit tests that render React (every .tsx file), again on React 18.
+        resolve: { alias: REACT_18_ALIAS },
+        test: {
+          name: 'unit-react18',
+          environment: 'jsdom',
+          include: ['test/unit/**/*.test.tsx'],
+          provide: { reactMajor: 18 },
+          // The markdown property search is about the parser, which has no React in it: a quarter of
+          // its runs still renders every kind of document on React 18 (the unit project searches fully).
+          env: { MARKDOWN_PROPERTY_RUNS: '50' },
+          deps: { optimizer: { client: { enabled: true, include: REACT_18_DEPS } } },
+          // Vitest keeps `react` out of the pre-bundles and loads them with Node, which would find
+          // React 19: run them through Vite instead, so their `react` meets the alias too, and
+          // with them the ES-module libraries that import React.
+          server: { deps: { inline: REACT_18_INLINE } },
+        },
+      },
+      {
+        // The browser tests that render React (every .tsx file), again on React 18, against the
+        // same emulator and fake embeds (the global setup is shared between the two projects).
+        // In the browser Vite pre-bundles every dependency itself, with the alias applied.
+        plugins: [serviceRoutes()],
+        resolve: { alias: REACT_18_ALIAS },
+        optimizeDeps: { include: REACT_18_DEPS },
+        test: {
+          name: 'browser-react18',
+          include: ['test/browser/**/*.test.tsx'],
+          globalSetup: ['test/browser/global-setup.ts'],
+          setupFiles: ['test/browser/setup.ts'],
+          provide: { reactMajor: 18 },
+          browser: { ...browser(), commands: browserCommands },
         },
       },
     ],

@@ -109,7 +109,14 @@ function stopServer(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+interface Servers {
+  tenant: { server: Server; origin: string };
+  other: { server: Server; origin: string };
+  emulator: Awaited<ReturnType<typeof startEmulator>>;
+  clocked: Awaited<ReturnType<typeof startEmulator>>;
+}
+
+async function startServers(): Promise<Servers> {
   const tenant = await startServer();
   const other = await startServer();
   // The emulator serves the generated bundle of its embed page script: say so when it is behind
@@ -124,10 +131,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Its own emulator, so moving its clock never expires the sessions of other tests.
   const clock = createManualClock();
   const clocked = await startEmulator({ port: 0, chatPace: 'instant', clock });
-  project.provide('clockedEmulatorUrl', clocked.url);
-  project.provide('embedOrigin', tenant.origin);
-  project.provide('otherEmbedOrigin', other.origin);
-  project.provide('emulatorUrl', emulator.url);
   const registry: EmulatorRegistry = {
     url: emulator.url,
     apiKey: emulator.apiKey,
@@ -136,7 +139,30 @@ export default async function setup(project: TestProject): Promise<() => Promise
     clocked: { url: clocked.url, apiKey: clocked.apiKey, clock },
   };
   (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY] = registry;
+  return { tenant, other, emulator, clocked };
+}
+
+/**
+ * One set of servers per process, shared by the browser projects (React 19 and React 18): the
+ * commands of `commands.ts` find the emulator through one global registry, so two emulators would
+ * have one project mint sessions on the other's. The last project to finish closes them.
+ */
+const SHARED = Symbol.for('@service/react/browser-tests/servers');
+type Shared = { servers: Promise<Servers>; users: number };
+const shared = globalThis as { [SHARED]?: Shared };
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const entry = (shared[SHARED] ??= { servers: startServers(), users: 0 });
+  entry.users += 1;
+  const { tenant, other, emulator, clocked } = await entry.servers;
+  project.provide('clockedEmulatorUrl', clocked.url);
+  project.provide('embedOrigin', tenant.origin);
+  project.provide('otherEmbedOrigin', other.origin);
+  project.provide('emulatorUrl', emulator.url);
   return async () => {
+    entry.users -= 1;
+    if (entry.users > 0 || shared[SHARED] !== entry) return;
+    delete shared[SHARED];
     delete (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY];
     await Promise.all([stopServer(tenant.server), stopServer(other.server), emulator.close(), clocked.close()]);
   };

@@ -1,0 +1,109 @@
+/**
+ * Server renders of every component `@service/react` exports, as a partner's server would do them:
+ * plain JavaScript importing the package by its public names, so it runs as it is in Node against
+ * the built package (the package imports itself through `exports`) and, bundled with esbuild, against
+ * the sources or the build on either React (test/unit/react/ssr.test.ts maps the names).
+ *
+ * `render()` returns one HTML string per case. Nothing here may touch a browser global.
+ */
+import { createElement as h, version } from 'react';
+import { renderToString } from 'react-dom/server';
+import {
+  AgentChat,
+  AgentChatProvider,
+  ChatAnnouncer,
+  ChatComposer,
+  ChatEmptyState,
+  ChatMessageItem,
+  ChatMessageList,
+  ChatThinking,
+  ChatToolCallView,
+  EmbedErrorState,
+  EmbedPlaceholder,
+  EmbedRetryButton,
+  EmbeddedApp,
+  EmbeddedChat,
+  EmbeddedDashboard,
+  ResultChart,
+  ResultTable,
+  ServiceProvider,
+  SqlToolView,
+  StreamingMarkdown,
+  fetchEmbedSession,
+} from '@service/react';
+import { ServiceHttpError, createAgentChat, createChatClient, createThreadStore } from '@service/react/core';
+import { TRANSCRIPTS } from '@service/react/testing';
+
+const TENANT = 'https://acme.example.com';
+
+/** A finished conversation, from a recorded transcript, as `useAgentChat` would hold it. */
+function recordedChat() {
+  const store = createThreadStore();
+  for (const line of TRANSCRIPTS['revenue-by-month'].split('\n')) if (line.trim()) store.apply(JSON.parse(line));
+  // No request leaves a server render: the client only exists to give the controller its shape.
+  const chat = createAgentChat({ client: createChatClient({ url: '/api/service' }), store });
+  const snapshot = chat.getSnapshot();
+  return { ...snapshot, send: chat.send, abort: chat.abort, resume: chat.resume, reset: chat.reset };
+}
+
+const COLUMNS = [
+  { name: 'month', type: 'date' },
+  { name: 'revenue', type: 'number' },
+];
+const ROWS = [
+  ['2025-01-01', 1200.5],
+  ['2025-02-01', 1350],
+];
+const SPEC = { mark: 'bar', encoding: { x: { field: 'month', type: 'temporal' }, y: { field: 'revenue', type: 'quantitative' } } };
+
+/** Each case: a name and the element a server renders. */
+function cases() {
+  const chat = recordedChat();
+  const answer = chat.finalAnswer;
+  const withThinking = chat.messages.find((message) => message.thinking);
+  const withSql = chat.messages.find((message) => message.toolCall?.name === 'serviceSqlApi');
+  const sqlCall = withSql?.toolCall;
+  if (!answer || !withThinking || !withSql || !sqlCall) throw new Error('the recorded transcript lacks a final answer, thinking or a SQL call');
+  const provider = (child) => h(ServiceProvider, { tenantUrl: TENANT, getEmbedSession: fetchEmbedSession(), chat: { url: '/api/service' } }, child);
+  const parts = (child) => h(AgentChatProvider, { chat, showThinking: true }, child);
+  return {
+    embeds: provider([
+      h(EmbeddedDashboard, { key: 'd', publicId: 'sales-overview', height: 480, onReady: () => {} }),
+      h(EmbeddedApp, { key: 'a', deploymentId: 1, labels: { loading: 'Einen Moment…' } }),
+      h(EmbeddedChat, { key: 'c' }),
+    ]),
+    'embed-parts': h('div', null, [
+      h(EmbedPlaceholder, { key: 'p', label: 'Loading the dashboard…' }),
+      h(EmbedErrorState, {
+        key: 'e',
+        error: new ServiceHttpError('The session was refused.', { status: 403 }),
+        retry: () => {},
+        labels: { errorTitle: 'The dashboard could not load', retry: 'Try again' },
+      }),
+      h(EmbedRetryButton, { key: 'r', retry: () => {}, label: 'Try again' }),
+    ]),
+    'agent-chat': provider(h(AgentChat, { suggestions: ['Revenue by month'] })),
+    'chat-parts': parts([
+      h(ChatMessageList, { key: 'list' }),
+      h(ChatEmptyState, { key: 'empty', suggestions: ['Revenue by month'] }),
+      h(ChatComposer, { key: 'composer' }),
+      h(ChatAnnouncer, { key: 'announcer' }),
+    ]),
+    'chat-message': parts([
+      h(ChatMessageItem, { key: 'answer', message: answer, final: true }),
+      h(ChatThinking, { key: 'thinking', message: withThinking }),
+      h(ChatToolCallView, { key: 'tool', message: withSql }),
+    ]),
+    'streaming-markdown': h(StreamingMarkdown, { text: '# Revenue\n\n| month | revenue |\n| --- | --- |\n| Jan | **1,200** |\n\n- [x] done\n- unfinished `co', streaming: true }),
+    'sql-tool-view': provider(h(SqlToolView, { call: sqlCall })),
+    'result-table': provider(h(ResultTable, { table: { columns: COLUMNS, rows: ROWS, totalRows: 5 }, title: 'Revenue by month', locale: 'en-US' })),
+    'result-chart': provider(h(ResultChart, { spec: SPEC, columns: COLUMNS, rows: ROWS, title: 'Revenue by month' })),
+  };
+}
+
+/** Renders every case; `version` is the React that rendered them. */
+export function render() {
+  const html = {};
+  for (const [name, element] of Object.entries(cases())) html[name] = renderToString(element);
+  return { version, html };
+}
