@@ -110,8 +110,8 @@ function checkTenant(tenantUrl: string | undefined): Pick<ServiceContextValue, '
   try {
     return { tenantOrigin: tenantOrigin(tenantUrl), tenantError: undefined };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { tenantOrigin: undefined, tenantError: new ServiceConfigError(`ServiceProvider: invalid \`tenantUrl\`: ${message}`, { cause: error }) };
+    // `tenantOrigin` throws a ServiceConfigError that quotes `tenantUrl` and says what is wrong.
+    return { tenantOrigin: undefined, tenantError: error as ServiceConfigError };
   }
 }
 

@@ -10,7 +10,7 @@ import type { ServiceError } from '../core/errors';
 import { isEmbedEventType } from '../core/protocol/embed';
 import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedEventOf, EmbedTheme } from '../core/protocol/embed';
 import { useServiceContext } from './context';
-import { createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
+import { VIEW_KEYS, createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
 import { useLatest } from './use-latest';
 
 /** How long an embed waits for its session and then for `ready` before showing an error. */
@@ -147,14 +147,10 @@ const isServer = (): boolean => false;
  */
 export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
   const context = useServiceContext('useEmbed');
-  const { embedDefaults } = context;
-  const view: EmbedViewState = {
-    colorScheme: options.colorScheme ?? embedDefaults.colorScheme,
-    theme: options.theme ?? embedDefaults.theme,
-    locale: options.locale ?? embedDefaults.locale,
-    filters: options.filters,
-    timezone: options.timezone ?? embedDefaults.timezone,
-  };
+  // Each prop, else the provider's default of the same name (there is none for `filters`).
+  const defaults: EmbedViewState = context.embedDefaults;
+  const view: EmbedViewState = {};
+  for (const key of VIEW_KEYS) view[key] = (options[key] ?? defaults[key]) as never;
   const { surface } = options;
   const { publicId, deploymentId, timeGrains, allowExport, switches } = options as Partial<EmbedDashboardOptions & { publicId: string; deploymentId: number }>;
   const url = { publicId, deploymentId, timeGrains, allowExport, switches };
@@ -205,7 +201,7 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
 
   const handle = useMemo<EmbedHandle>(
     () => ({
-      send: (action) => controller.send(action),
+      send: controller.send,
       setColorScheme: (scheme) => controller.set('colorScheme', scheme),
       setTheme: (theme) => controller.set('theme', theme),
       setLocale: (locale) => controller.set('locale', locale),
