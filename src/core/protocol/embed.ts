@@ -575,12 +575,10 @@ function parse(value: unknown, direction: EmbedDirection, rules: object): EmbedP
     payload: 'o',
     timestamp: 'n',
   };
+  const isEvent = direction === 'event';
   // 6.1: `surface` is always present on events and never on actions, not even as `undefined`.
-  if (direction === 'event') checkFields(value, { ...envelope, surface: SURFACES }, '', problems);
-  else {
-    checkFields(value, envelope, '', problems);
-    if ('surface' in value) problems.push('surface: not allowed on actions');
-  }
+  checkFields(value, isEvent ? { ...envelope, surface: SURFACES } : envelope, '', problems);
+  if (!isEvent && 'surface' in value) problems.push('surface: not allowed on actions');
   if (problems.length) return { kind: 'invalid', problems };
   const fields = rulesOf(rules, prefix, value.type as string);
   if (!fields) return { kind: 'unknown', message: value };
