@@ -161,8 +161,9 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
   const [controller] = useState(() =>
     createEmbedController(() => {
       const { options: current, context: provider, url: currentUrl } = latest.current;
-      const call = <K extends keyof EmbedCallbacks>(name: K, ...args: Parameters<NonNullable<EmbedCallbacks[K]>>): void =>
-        (latest.current.options[name] as ((...values: typeof args) => void) | undefined)?.(...args);
+      // The user's callback of that name, as it is now (undefined ones are skipped).
+      const call = (name: keyof EmbedCallbacks, value?: AnyEmbedEvent | ServiceError): void =>
+        (latest.current.options[name] as ((value?: unknown) => void) | undefined)?.(value);
       return {
         surface: current.surface,
         tenantUrl: provider.tenantUrl,
@@ -173,7 +174,7 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
         renewAfterMs: current.renewAfterMs ?? DEFAULT_RENEW_AFTER_MS,
         onEvent(event) {
           call('onEvent', event);
-          if (isEmbedEventType(event.type)) (latest.current.options[callbackOf(event.type)] as ((event: AnyEmbedEvent) => void) | undefined)?.(event);
+          if (isEmbedEventType(event.type)) call(callbackOf(event.type), event);
         },
         onError: (error) => call('onError', error),
         onSessionRenewed: () => call('onSessionRenewed'),
