@@ -11,7 +11,19 @@
  */
 import { ServiceConfigError } from './errors';
 import { isRecord } from './protocol/shared';
-import { FILTER_PARAMETER_PREFIX, SURFACES, TIME_GRAIN_PARAMETER_PREFIX, checkFields, isMemberName } from './protocol/embed';
+import {
+  FILTER_PARAMETER_PREFIX,
+  SURFACES,
+  TIME_GRAIN_PARAMETER_PREFIX,
+  is,
+  isMemberName,
+  localeRule,
+  object,
+  oneOf,
+  optional,
+  shape,
+  timeZoneRule,
+} from './protocol/embed';
 
 // ---------------------------------------------------------------------------------------------
 // Tenant origin
@@ -275,22 +287,17 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
   const { surface, sessionId, switches } = options;
   const { publicId, deploymentId, filters, timeGrains } = options as Partial<DashboardEmbedUrlOptions & AppEmbedUrlOptions>;
   const problems: string[] = [];
-  // The options' plain rules, in the protocol's one validator; the per-entry rules follow.
-  checkFields(
-    options as unknown as Record<string, unknown>,
-    {
-      surface: SURFACES,
-      sessionId: [isText, 'a new session per iframe load'],
-      ...(surface === 'dashboard' && { publicId: [(id: unknown) => isText(id) && id !== '.' && id !== '..', "the dashboard's public id"] }),
-      ...(surface === 'app' && { deploymentId: [(id: number) => Number.isSafeInteger(id) && id > 0, 'a positive integer'] }),
-      timeGrains: 'o?',
-      switches: 'o?',
-      locale: 'l?',
-      timezone: 'z?',
-    },
-    '',
-    problems,
-  );
+  // The options' plain rules, with the protocol's combinators and rules; the per-entry rules follow.
+  shape({
+    surface: oneOf(SURFACES),
+    sessionId: is(isText, 'a new session per iframe load'),
+    ...(surface === 'dashboard' && { publicId: is((id) => isText(id) && id !== '.' && id !== '..', "the dashboard's public id") }),
+    ...(surface === 'app' && { deploymentId: is((id) => Number.isSafeInteger(id) && (id as number) > 0, 'a positive integer') }),
+    timeGrains: optional(object),
+    switches: optional(object),
+    locale: optional(localeRule),
+    timezone: optional(timeZoneRule),
+  })(options, '', problems);
   const path =
     surface === 'dashboard' ? `dashboard/${encodeURIComponent(publicId!)}` : surface === 'app' ? `d/${deploymentId}/app` : 'chat';
   // The standalone chat reads `sessionId`, not `session` (service-behaviour 2).

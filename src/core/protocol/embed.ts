@@ -415,54 +415,16 @@ export function isFilterUrlParameter(value: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Validation
 //
-// One table of field rules per message type, read by one small validator, rather than valibot:
-// the embed channel must stay under 3 kB gzipped, and the schemas alone would take more than that.
-// The tables below are the only place a payload field is checked, for events and actions alike,
-// and every problem is written from them: the field's path, what it expects, what came.
+// Checked by hand with a few tiny combinators rather than with valibot: the embed channel must
+// stay under 3 kB gzipped, and the schemas alone would take more than that. Each rule below is
+// still the only place its field is checked; the embed URL builder checks its options with the
+// same combinators and the same locale and time zone rules.
 
-/**
- * How one field is checked:
- * - a string of kind letters ({@link KINDS}), any of which passes: `'s?'` is an optional string,
- *   `'s0'` a string or null;
- * - a list of the values allowed (`['csv', 'xlsx']`);
- * - `[test, expected]` for a one-off rule: a value passing `test`, described as `expected`;
- * - a nested table: an optional object whose fields follow that table.
- */
-export type FieldRule = string | readonly string[] | readonly [(value: never) => unknown, string] | FieldRules;
-
-/** Field rules of one object; fields they do not name pass through (a newer service may add some). */
-export interface FieldRules {
-  readonly [field: string]: FieldRule;
-}
+/** Checks `value` found at `path`, adding a sentence to `problems` for each thing wrong. */
+export type Rule = (value: unknown, path: string, problems: string[]) => void;
 
 /** One rule per field of `T`, index signatures left out (extra fields pass through). */
-type Rules<T> = { [K in keyof T as string extends K ? never : K]-?: FieldRule };
-
-/** The rules of each type of a family, keyed by its name after the prefix (`ready`, `set-theme`). */
-type RuleTable<TPayloads, TPrefix extends string> = {
-  [T in keyof TPayloads as T extends `${TPrefix}${infer Name}` ? Name : never]: Rules<TPayloads[T]>;
-};
-
-type Check = readonly [(value: never) => unknown, string];
-
-const textThat =
-  (test: (value: string) => boolean) =>
-  (value: unknown): boolean =>
-    typeof value === 'string' && test(value);
-
-/** What each kind letter of a {@link FieldRule} accepts, and how a problem names it. */
-const KINDS: { readonly [kind: string]: Check } = {
-  s: [(value: unknown) => typeof value === 'string', 'a string'],
-  n: [Number.isFinite, 'a finite number'],
-  b: [(value: unknown) => typeof value === 'boolean', 'a boolean'],
-  o: [isRecord, 'an object'],
-  0: [(value: unknown) => value === null, 'null'],
-  '*': [() => true, ''],
-  '?': [(value: unknown) => value === undefined, ''],
-  l: [/*#__PURE__*/ textThat(isLocaleTag), 'a BCP-47 tag'],
-  z: [/*#__PURE__*/ textThat(isTimeZone), 'an IANA time zone'],
-  f: [/*#__PURE__*/ textThat(isFilterUrlParameter), 'f_<view>.<dimension>=<JSON>, joined by &'],
-};
+type Rules<T> = { [K in keyof T as string extends K ? never : K]-?: Rule };
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
@@ -470,61 +432,116 @@ function describe(value: unknown): string {
   return typeof value === 'object' && value !== null ? 'an object' : typeof value === 'function' ? 'a function' : String(value);
 }
 
-/**
- * Checks the fields `rules` names on `value`, adding one sentence to `problems` per field that
- * breaks its rule: `payload.scheme: expected "light" or "dark" or "auto", got "blue"`. The one
- * validator of the embed protocol's payloads and of the embed URL's options.
- */
-export function checkFields(value: { readonly [field: string]: unknown }, rules: FieldRules, path: string, problems: string[]): void {
-  for (const field in rules) {
-    const rule = rules[field]!;
-    const found = value[field];
-    const at = path ? `${path}.${field}` : field;
-    const checks: readonly Check[] =
-      typeof rule === 'string'
-        ? [...rule].map((kind) => KINDS[kind]!)
-        : Array.isArray(rule)
-          ? typeof rule[0] === 'function'
-            ? [rule as unknown as Check]
-            : [[(value: unknown) => rule.includes(value), rule.map((option) => JSON.stringify(option)).join(' or ')]]
-          : [KINDS['?']!, [(value: unknown) => isRecord(value) && (checkFields(value, rule as FieldRules, at, problems), true), 'an object']];
-    if (!checks.some(([test]) => (test as (value: unknown) => unknown)(found))) {
-      problems.push(`${at}: expected ${checks.map(([, name]) => name).filter(Boolean).join(' or ')}, got ${describe(found)}`);
+/** A rule passing the values `test` accepts: `${path}: expected ${expected}, got ...` otherwise. */
+export const is =
+  (test: (value: unknown) => boolean, expected: string): Rule =>
+  (value, path, problems) => {
+    if (!test(value)) problems.push(`${path}: expected ${expected}, got ${describe(value)}`);
+  };
+
+/** `rule`, or absent. */
+export const optional =
+  (rule: Rule): Rule =>
+  (value, path, problems) => {
+    if (value !== undefined) rule(value, path, problems);
+  };
+
+const nullable =
+  (rule: Rule): Rule =>
+  (value, path, problems) => {
+    if (value !== null) rule(value, path, problems);
+  };
+
+/** One of `options`, quoted in the problem. */
+export const oneOf = (options: readonly unknown[]): Rule =>
+  is((value) => options.includes(value), options.map((option) => JSON.stringify(option)).join(' or '));
+
+// Loose: fields a newer service adds pass through instead of failing the message.
+/** An object whose named fields pass their rules (other fields pass through). */
+export const shape =
+  (fields: { readonly [field: string]: Rule }): Rule =>
+  (value, path, problems) => {
+    if (!isRecord(value)) {
+      problems.push(`${path}: expected an object, got ${describe(value)}`);
+      return;
     }
-  }
-}
+    for (const field in fields) fields[field]!(value[field], path ? `${path}.${field}` : field, problems);
+  };
 
-const EVENT_RULES: RuleTable<EmbedEventPayloads, typeof EMBED_EVENT_PREFIX> = {
-  ready: { embedTenant: 's0', deploymentId: 'n0', mode: ['signed', 'private'], surface: SURFACES, publicId: 's?' },
-  view: { surface: SURFACES, path: 's', publicId: 's?', title: 's?' },
-  navigate: { path: 's', previousPath: 's?' },
-  'dashboard-loaded': { publicId: 's?', widgetCount: 'n?', loadDurationMs: 'n?' },
-  download: { format: ['csv', 'xlsx', 'png', 'pdf'], target: ['widget', 'dashboard'], widgetId: 's?', title: 's?', rowCount: 'n?' },
-  // `value` may be any JSON value, or absent.
-  drilldown: { member: 's', value: '*', widgetId: 's?' },
-  'ai-query': { query: 's', status: ['submitted', 'completed', 'error'], chatId: 's?', agentId: 's?' },
-  error: { message: 's', name: 's?', context: 's?', fatal: 'b?' },
-};
+const text = (test: (value: string) => boolean, expected: string): Rule =>
+  is((value) => typeof value === 'string' && test(value), expected);
+const string = text(() => true, 'a string');
+const optionalString = optional(string);
+const number = is((value) => typeof value === 'number' && Number.isFinite(value), 'a finite number');
+const optionalNumber = optional(number);
+const surface = oneOf(SURFACES);
+/** Any object. */
+export const object = shape({});
+/** A BCP-47 tag, for `set-locale` and the embed URL's `locale`. */
+export const localeRule = text(isLocaleTag, 'a BCP-47 tag');
+/** An IANA time zone, for `set-timezone` and the embed URL's `timezone`. */
+export const timeZoneRule = text(isTimeZone, 'an IANA time zone');
 
-const ACTION_RULES: RuleTable<EmbedActionPayloads, typeof EMBED_ACTION_PREFIX> = {
-  'set-color-scheme': { scheme: ['light', 'dark', 'auto'] },
-  'set-theme': {
-    font: 's?',
-    primaryColor: 's?',
-    // A CSS length (`'8px'`) or a number of pixels.
-    borderRadius: 'sn?',
-    analyticsChat: { backgroundColor: 's?', chatInput: { backgroundColor: 's?', borderColor: 's?' } },
+const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> } = {
+  'service:event:ready': {
+    embedTenant: nullable(string),
+    deploymentId: nullable(number),
+    mode: oneOf(['signed', 'private']),
+    surface,
+    publicId: optionalString,
   },
-  'set-locale': { locale: 'l' },
-  'set-filter': { filterUrlParameter: 'f' },
-  navigate: { path: 's' },
-  refresh: {},
-  'set-timezone': { timezone: 'z' },
-  'set-session': { sessionId: 's?' },
+  'service:event:view': { surface, path: string, publicId: optionalString, title: optionalString },
+  'service:event:navigate': { path: string, previousPath: optionalString },
+  'service:event:dashboard-loaded': {
+    publicId: optionalString,
+    widgetCount: optionalNumber,
+    loadDurationMs: optionalNumber,
+  },
+  'service:event:download': {
+    format: oneOf(['csv', 'xlsx', 'png', 'pdf']),
+    target: oneOf(['widget', 'dashboard']),
+    widgetId: optionalString,
+    title: optionalString,
+    rowCount: optionalNumber,
+  },
+  // `value` may be any JSON value, or absent.
+  'service:event:drilldown': { member: string, value: () => {}, widgetId: optionalString },
+  'service:event:ai-query': {
+    query: string,
+    status: oneOf(['submitted', 'completed', 'error']),
+    chatId: optionalString,
+    agentId: optionalString,
+  },
+  'service:event:error': {
+    message: string,
+    name: optionalString,
+    context: optionalString,
+    fatal: optional(is((value) => typeof value === 'boolean', 'a boolean')),
+  },
 };
 
-/** The full type names of a family, in the order of its table. */
-const typesOf = (prefix: string, rules: object): string[] => Object.keys(rules).map((name) => prefix + name);
+const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]> } = {
+  'service:action:set-color-scheme': { scheme: oneOf(['light', 'dark', 'auto']) },
+  'service:action:set-theme': {
+    font: optionalString,
+    primaryColor: optionalString,
+    borderRadius: optional(is((value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)), 'a CSS length or pixels')),
+    analyticsChat: optional(
+      shape({
+        backgroundColor: optionalString,
+        chatInput: optional(shape({ backgroundColor: optionalString, borderColor: optionalString })),
+      }),
+    ),
+  },
+  'service:action:set-locale': { locale: localeRule },
+  'service:action:set-filter': {
+    filterUrlParameter: text(isFilterUrlParameter, 'f_<view>.<dimension>=<JSON>, joined by &'),
+  },
+  'service:action:navigate': { path: string },
+  'service:action:refresh': {},
+  'service:action:set-timezone': { timezone: timeZoneRule },
+  'service:action:set-session': { sessionId: optionalString },
+};
 
 /** Every known event type, in the order of 6.2: the keys of the rules, so the two never drift apart. */
 export const EMBED_EVENT_TYPES: readonly [
@@ -536,7 +553,7 @@ export const EMBED_EVENT_TYPES: readonly [
   'service:event:drilldown',
   'service:event:ai-query',
   'service:event:error',
-] = /*#__PURE__*/ typesOf(EMBED_EVENT_PREFIX, EVENT_RULES) as never;
+] = /*#__PURE__*/ Object.keys(eventPayloadRules) as never;
 
 /** Every action type, in the order of 6.3, then those of service-behaviour 2 (the keys of the rules). */
 export const EMBED_ACTION_TYPES: readonly [
@@ -548,7 +565,17 @@ export const EMBED_ACTION_TYPES: readonly [
   'service:action:refresh',
   'service:action:set-timezone',
   'service:action:set-session',
-] = /*#__PURE__*/ typesOf(EMBED_ACTION_PREFIX, ACTION_RULES) as never;
+] = /*#__PURE__*/ Object.keys(actionPayloadRules) as never;
+
+const envelopeRules = (direction: EmbedDirection, prefix: string): { readonly [field: string]: Rule } => ({
+  direction: oneOf([direction]),
+  type: text((value) => value.startsWith(prefix), `a name starting with "${prefix}"`),
+  payload: object,
+  timestamp: number,
+});
+
+const eventEnvelope = shape({ ...envelopeRules('event', EMBED_EVENT_PREFIX), surface });
+const actionEnvelope = shape(envelopeRules('action', EMBED_ACTION_PREFIX));
 
 /** The outcome of {@link parseEmbedEvent} or {@link parseEmbedAction}. */
 export type EmbedParseResult<TKnown, TUnknown> =
@@ -556,33 +583,24 @@ export type EmbedParseResult<TKnown, TUnknown> =
   | { kind: 'unknown'; message: TUnknown }
   | { kind: 'invalid'; problems: string[] };
 
-/** The rules of the type named `type` of a family, when it is one; own keys only (no `constructor`). */
-function rulesOf(rules: object, prefix: string, type: string): FieldRules | undefined {
-  const name = type.slice(prefix.length);
-  return type.startsWith(prefix) && Object.hasOwn(rules, name) ? (rules as { [name: string]: FieldRules })[name] : undefined;
-}
-
-function parse(value: unknown, direction: EmbedDirection, rules: object): EmbedParseResult<unknown, unknown> {
+function parse(
+  value: unknown,
+  direction: EmbedDirection,
+  envelope: Rule,
+  payloadRules: { readonly [type: string]: { readonly [field: string]: Rule } },
+): EmbedParseResult<unknown, unknown> {
   // 6.1: `source` is checked first, so messages of other libraries fail with one clear reason.
   if (!isRecord(value) || value.source !== EMBED_SOURCE) {
     return { kind: 'invalid', problems: [`source: expected "${EMBED_SOURCE}"`] };
   }
   const problems: string[] = [];
-  const prefix = `service:${direction}:`;
-  const envelope: FieldRules = {
-    direction: [direction],
-    type: [textThat((type) => type.startsWith(prefix)), `a name starting with "${prefix}"`],
-    payload: 'o',
-    timestamp: 'n',
-  };
-  const isEvent = direction === 'event';
-  // 6.1: `surface` is always present on events and never on actions, not even as `undefined`.
-  checkFields(value, isEvent ? { ...envelope, surface: SURFACES } : envelope, '', problems);
-  if (!isEvent && 'surface' in value) problems.push('surface: not allowed on actions');
+  envelope(value, '', problems);
+  // 6.1: `surface` is always present on events (checked by the envelope) and never on actions.
+  if (direction === 'action' && 'surface' in value) problems.push('surface: not allowed on actions');
   if (problems.length) return { kind: 'invalid', problems };
-  const fields = rulesOf(rules, prefix, value.type as string);
+  const fields = Object.hasOwn(payloadRules, value.type as string) ? payloadRules[value.type as string] : undefined;
   if (!fields) return { kind: 'unknown', message: value };
-  checkFields(value.payload as Record<string, unknown>, fields, 'payload', problems);
+  shape(fields)(value.payload, 'payload', problems);
   return problems.length ? { kind: 'invalid', problems } : { kind: 'known', message: value };
 }
 
@@ -593,7 +611,7 @@ function parse(value: unknown, direction: EmbedDirection, rules: object): EmbedP
  * one sentence each. Never throws. The message is returned as received, extra fields included.
  */
 export function parseEmbedEvent(value: unknown): EmbedParseResult<EmbedEvent, UnknownEmbedEvent> {
-  return parse(value, 'event', EVENT_RULES) as EmbedParseResult<EmbedEvent, UnknownEmbedEvent>;
+  return parse(value, 'event', eventEnvelope, eventPayloadRules) as EmbedParseResult<EmbedEvent, UnknownEmbedEvent>;
 }
 
 /**
@@ -601,7 +619,7 @@ export function parseEmbedEvent(value: unknown): EmbedParseResult<EmbedEvent, Un
  * as {@link parseEmbedEvent}: an embed should ignore `unknown` actions rather than fail.
  */
 export function parseEmbedAction(value: unknown): EmbedParseResult<EmbedAction, UnknownEmbedAction> {
-  return parse(value, 'action', ACTION_RULES) as EmbedParseResult<EmbedAction, UnknownEmbedAction>;
+  return parse(value, 'action', actionEnvelope, actionPayloadRules) as EmbedParseResult<EmbedAction, UnknownEmbedAction>;
 }
 
 /** True when `value` is an event with a valid envelope, a known type and a valid payload (6.1, 6.2). */
@@ -616,7 +634,7 @@ export function isEmbedAction(value: unknown): value is EmbedAction {
 
 /** True when `type` names an event type this version knows (6.2). Checks the name only. */
 export function isEmbedEventType(type: string): type is EmbedEventType {
-  return rulesOf(EVENT_RULES, EMBED_EVENT_PREFIX, type) !== undefined;
+  return Object.hasOwn(eventPayloadRules, type);
 }
 
 // ---------------------------------------------------------------------------------------------
