@@ -13,10 +13,16 @@ import { ServiceConfigError } from './errors';
 import { isRecord } from './protocol/shared';
 import {
   FILTER_PARAMETER_PREFIX,
+  SURFACES,
   TIME_GRAIN_PARAMETER_PREFIX,
-  isLocaleTag,
+  is,
   isMemberName,
-  isTimeZone,
+  localeRule,
+  object,
+  oneOf,
+  optional,
+  shape,
+  timeZoneRule,
 } from './protocol/embed';
 
 // ---------------------------------------------------------------------------------------------
@@ -257,18 +263,10 @@ export function buildFilterUrlParameter(filters: EmbedFilters): string {
   return query;
 }
 
-/** The entries of an optional object option; when it is given but not an object, a problem and none. */
-function entriesOf(value: unknown, option: string, problems: string[]): [string, unknown][] {
-  if (isRecord(value)) return Object.entries(value);
-  if (value !== undefined) problems.push(`${option} must be an object`);
-  return [];
-}
+/** The entries of an optional object option (`checkFields` reports one that is not an object). */
+const entriesOf = (value: unknown): [string, unknown][] => (isRecord(value) ? Object.entries(value) : []);
 
-/** Settings sent as they are when they pass their test: `[option, test, what it must be]`. */
-const PLAIN_SETTINGS = [
-  ['locale', isLocaleTag, 'a BCP-47 tag'],
-  ['timezone', isTimeZone, 'an IANA time zone'],
-] as const;
+const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
 /**
  * Builds the `src` of an embed iframe for one surface (service-behaviour 2):
@@ -286,35 +284,27 @@ const PLAIN_SETTINGS = [
  */
 export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
   const base = parseTenantUrl(options.tenantUrl);
+  const { surface, sessionId, switches } = options;
+  const { publicId, deploymentId, filters, timeGrains } = options as Partial<DashboardEmbedUrlOptions & AppEmbedUrlOptions>;
   const problems: string[] = [];
-  const { sessionId, switches } = options;
-  if (typeof sessionId !== 'string' || !sessionId.trim()) {
-    problems.push('sessionId must be a new session per iframe load');
-  }
-
-  let path = '/embed/chat';
+  // The options' plain rules, with the protocol's combinators and rules; the per-entry rules follow.
+  shape({
+    surface: oneOf(SURFACES),
+    sessionId: is(isText, 'a new session per iframe load'),
+    ...(surface === 'dashboard' && { publicId: is((id) => isText(id) && id !== '.' && id !== '..', "the dashboard's public id") }),
+    ...(surface === 'app' && { deploymentId: is((id) => Number.isSafeInteger(id) && (id as number) > 0, 'a positive integer') }),
+    timeGrains: optional(object),
+    switches: optional(object),
+    locale: optional(localeRule),
+    timezone: optional(timeZoneRule),
+  })(options, '', problems);
+  const path =
+    surface === 'dashboard' ? `dashboard/${encodeURIComponent(publicId!)}` : surface === 'app' ? `d/${deploymentId}/app` : 'chat';
   // The standalone chat reads `sessionId`, not `session` (service-behaviour 2).
-  const parameters: [string, string][] = [[options.surface === 'chat' ? 'sessionId' : 'session', sessionId]];
-  if (options.surface === 'dashboard') {
-    const { publicId } = options;
-    if (typeof publicId !== 'string' || !publicId.trim() || publicId === '.' || publicId === '..') {
-      problems.push("publicId must be the dashboard's public id");
-    }
-    path = `/embed/dashboard/${encodeURIComponent(publicId)}`;
-  } else if (options.surface === 'app') {
-    const { deploymentId } = options;
-    if (!Number.isSafeInteger(deploymentId) || deploymentId <= 0) {
-      problems.push('deploymentId must be a positive integer');
-    }
-    path = `/embed/d/${deploymentId}/app`;
-  } else if (options.surface !== 'chat') {
-    problems.push('surface must be "dashboard", "app" or "chat"');
-  }
-
-  if (options.surface === 'dashboard' || options.surface === 'app') {
-    const { filters, timeGrains } = options;
+  const parameters: [string, string][] = [[surface === 'chat' ? 'sessionId' : 'session', sessionId]];
+  if (surface === 'dashboard' || surface === 'app') {
     if (filters !== undefined) parameters.push(...filterParameters(filters, problems));
-    for (const [member, grain] of entriesOf(timeGrains, 'timeGrains', problems)) {
+    for (const [member, grain] of entriesOf(timeGrains)) {
       if (grain === undefined) continue;
       if (!isMemberName(member)) problems.push(`timeGrains: "${member}" is not a member: write it as "<view>.<dimension>"`);
       else if (typeof grain !== 'string' || !/^[A-Za-z_]\w*$/.test(grain)) {
@@ -325,20 +315,15 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
     if (options.allowExport === true) parameters.push(['allowExport', 'true']);
   }
 
-  for (const [name, value] of entriesOf(switches, 'switches', problems)) {
+  for (const [name, value] of entriesOf(switches)) {
     if (!/^show[A-Z]\w*$/.test(name)) problems.push(`switches: "${name}" is not a show... switch`);
     else if (value !== undefined && typeof value !== 'boolean') problems.push(`switches: "${name}" must be true or false`);
     // Only the literal `false` means anything to the service; shown is the default.
     else if (value === false) parameters.push([name, 'false']);
   }
 
-  for (const [name, test, mustBe] of PLAIN_SETTINGS) {
-    const value: unknown = options[name];
-    if (value === undefined) continue;
-    if (typeof value === 'string' && test(value)) parameters.push([name, value]);
-    else problems.push(`${name} must be ${mustBe}, got ${JSON.stringify(value)}`);
-  }
+  for (const name of ['locale', 'timezone'] as const) if (options[name] !== undefined) parameters.push([name, options[name]]);
 
   if (problems.length) throw new ServiceConfigError(`buildEmbedUrl: ${problems.join('; ')}`);
-  return `${base.origin}${base.pathname.replace(/\/+$/, '')}${path}?${toQuery(parameters)}`;
+  return `${base.origin}${base.pathname.replace(/\/+$/, '')}/embed/${path}?${toQuery(parameters)}`;
 }

@@ -37,7 +37,8 @@ export class ServiceError extends Error {
   declare readonly [BRANDS]: readonly string[];
 
   constructor(message: string, options: ServiceErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Error reads only `cause` from its options, and only when the key is there.
+    super(message, options);
     // The brands are the `errorName` of every class from this one's up to ServiceError.
     const brands: string[] = [];
     for (let proto = Object.getPrototypeOf(this) as object; proto !== Error.prototype; proto = Object.getPrototypeOf(proto) as object) {

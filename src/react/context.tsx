@@ -101,17 +101,14 @@ const ServiceContext = /*#__PURE__*/ createContext<ServiceContextValue | null>(n
 ServiceContext.displayName = 'ServiceContext';
 
 function checkTenant(tenantUrl: string | undefined): Pick<ServiceContextValue, 'tenantOrigin' | 'tenantError'> {
-  if (tenantUrl === undefined) {
-    return {
-      tenantOrigin: undefined,
-      tenantError: new ServiceConfigError('ServiceProvider: `tenantUrl` is required by the embeds (your {base_url}, e.g. https://acme.example.com)'),
-    };
-  }
   try {
+    if (tenantUrl === undefined) {
+      throw new ServiceConfigError('ServiceProvider: `tenantUrl` is required by the embeds (your {base_url}, e.g. https://acme.example.com)');
+    }
     return { tenantOrigin: tenantOrigin(tenantUrl), tenantError: undefined };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { tenantOrigin: undefined, tenantError: new ServiceConfigError(`ServiceProvider: invalid \`tenantUrl\`: ${message}`, { cause: error }) };
+    // `tenantOrigin` throws a ServiceConfigError that quotes `tenantUrl` and says what is wrong.
+    return { tenantOrigin: undefined, tenantError: error as ServiceConfigError };
   }
 }
 

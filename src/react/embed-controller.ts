@@ -81,7 +81,8 @@ export interface EmbedController {
   update(props: EmbedViewState): void;
 }
 
-const VIEW_KEYS = ['colorScheme', 'theme', 'locale', 'filters', 'timezone'] as const;
+/** The keys of {@link EmbedViewState}, in the order a new load replays them. */
+export const VIEW_KEYS = ['colorScheme', 'theme', 'locale', 'filters', 'timezone'] as const;
 
 /** The action of each view key but `filters`: its name after `service:action:`, and the payload field (none: the value is the payload). */
 const VIEW_ACTIONS: { readonly [key: string]: readonly [string, string?] } = {
@@ -125,8 +126,8 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
   // Every load, attach and detach starts a new generation; late answers of older ones are dropped.
   let generation = 0;
   let abort: AbortController | undefined;
-  let readyTimer: ReturnType<typeof setTimeout> | undefined;
-  let renewTimer: ReturnType<typeof setTimeout> | undefined;
+  // One timer at a time: the session's deadline, then `ready`'s, then the renewal.
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let renewing = false;
   let lastPath: string | undefined;
   // What the page should show (props and handle calls), what it was last told, and the last props.
@@ -137,22 +138,20 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
   // Whether the current load's `src` is set: before that, the URL will carry the view state.
   let framed = false;
 
-  const emit = (next: EmbedSnapshot): void => {
-    snapshot = next;
+  const emit = (status: EmbedStatus, error?: ServiceError): void => {
+    snapshot = { status, error };
     for (const listener of listeners) listener();
   };
 
   const stop = (): void => {
     abort?.abort();
-    abort = undefined;
-    clearTimeout(readyTimer);
-    clearTimeout(renewTimer);
+    clearTimeout(timer);
+    generation++;
   };
 
   const fail = (error: ServiceError, report = true): void => {
     stop();
-    generation++;
-    emit({ status: 'error', error });
+    emit('error', error);
     if (report) read().onError(error);
   };
 
@@ -167,18 +166,19 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
 
   const onEvent = (event: AnyEmbedEvent): void => {
     const { type, payload } = event;
+    const options = read();
     if (type === 'service:event:ready') {
-      clearTimeout(readyTimer);
-      const { renewAfterMs } = read();
-      if (renewAfterMs > 0 && renewAfterMs < 2 ** 31) renewTimer = setTimeout(renew, renewAfterMs);
-      emit({ status: 'ready', error: undefined });
+      clearTimeout(timer);
+      const { renewAfterMs } = options;
+      if (renewAfterMs > 0 && renewAfterMs < 2 ** 31) timer = setTimeout(renew, renewAfterMs);
+      emit('ready');
     } else if (type === 'service:event:view' || type === 'service:event:navigate') {
       lastPath = (payload as { path: string }).path;
     }
-    read().onEvent(event);
+    options.onEvent(event);
     if (type === 'service:event:ready' && renewing) {
       renewing = false;
-      read().onSessionRenewed();
+      options.onSessionRenewed();
     } else if (type === 'service:event:session-expired') {
       renew();
     } else if (type === 'service:event:error' && (payload as { fatal?: boolean }).fatal) {
@@ -189,61 +189,48 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
 
   async function load(): Promise<void> {
     stop();
-    const current = ++generation;
+    const current = generation;
     const frame = iframe;
     framed = false;
     if (!frame) return;
-    emit({ status: renewing ? 'renewing' : 'loading', error: undefined });
+    emit(renewing ? 'renewing' : 'loading');
     const options = read();
-    const { surface, tenantUrl, getEmbedSession, readyTimeoutMs } = options;
+    const { surface, tenantUrl, getEmbedSession, readyTimeoutMs, url } = options;
     try {
       // The provider's check of `tenantUrl` (ServiceConfigError) covers a missing one too.
       if (options.tenantError || !tenantUrl) throw options.tenantError;
       if (!getEmbedSession) throw new ServiceConfigError('ServiceProvider needs getEmbedSession, e.g. fetchEmbedSession()');
-      const view = desired as EmbedViewState;
-      const src = (sessionId: string): string =>
-        buildEmbedUrl({
-          ...options.url,
-          surface,
-          tenantUrl,
-          sessionId,
-          ...(surface === 'chat' ? {} : { filters: view.filters }),
-          locale: view.locale,
-          timezone: view.timezone,
-        } as BuildEmbedUrlOptions);
+      // What the URL carries; the rest of the view state, and where the viewer was, wait in the
+      // channel's queue for the new page's `ready`.
+      const carried: Record<string, unknown> = { locale: desired.locale, timezone: desired.timezone };
+      if (surface !== 'chat') carried.filters = desired.filters;
+      const src = (sessionId: string): string => buildEmbedUrl({ ...url, ...carried, surface, tenantUrl, sessionId } as BuildEmbedUrlOptions);
       // Checked before a session is spent on a URL that cannot be built.
       src('-');
       const request: EmbedSessionRequest = { surface };
-      if (options.url.publicId !== undefined) request.publicId = options.url.publicId;
-      if (options.url.deploymentId !== undefined) request.deploymentId = options.url.deploymentId;
-      const controller = (abort = new AbortController());
+      if (url.publicId !== undefined) request.publicId = url.publicId;
+      if (url.deploymentId !== undefined) request.deploymentId = url.deploymentId;
+      const { signal } = (abort = new AbortController());
       const sessionId: unknown = await new Promise<string>((resolve, reject) => {
-        readyTimer = setTimeout(() => {
-          reject(new ServiceConfigError(`getEmbedSession did not settle in ${readyTimeoutMs} ms`, { code: 'session_timeout' }));
-          controller.abort();
-        }, readyTimeoutMs);
-        getEmbedSession(request, { signal: controller.signal }).then(resolve, (error: unknown) =>
-          reject(toServiceError(error, 'session_failed')),
+        // The failure this rejects with stops the load, which aborts the fetch.
+        timer = setTimeout(
+          () => reject(new ServiceConfigError(`getEmbedSession did not settle in ${readyTimeoutMs} ms`, { code: 'session_timeout' })),
+          readyTimeoutMs,
         );
+        getEmbedSession(request, { signal }).then(resolve, (error: unknown) => reject(toServiceError(error, 'session_failed')));
       });
       if (current !== generation) return;
-      clearTimeout(readyTimer);
+      clearTimeout(timer);
       if (typeof sessionId !== 'string' || !sessionId.trim()) {
         throw new ServiceValidationError([`getEmbedSession must resolve with a session id, got ${JSON.stringify(sessionId)}`]);
       }
-      const url = src(sessionId);
-      // What the URL carries is told; the rest of the view state, and where the viewer was,
-      // wait in the channel's queue for the new page's `ready`.
-      told = { locale: view.locale, timezone: view.timezone, ...(surface === 'chat' ? {} : { filters: view.filters }) };
       // `src` first: the channel then waits for the new page's `ready` before sending anything.
-      frame.src = url;
+      frame.src = src(sessionId);
+      told = carried;
       framed = true;
-      for (const key of VIEW_KEYS) tell(key);
+      VIEW_KEYS.forEach(tell);
       if (lastPath !== undefined) channel?.send({ type: 'service:action:navigate', payload: { path: lastPath } });
-      readyTimer = setTimeout(
-        () => fail(new ServiceError(`No ready from the embed in ${readyTimeoutMs} ms`, { code: 'ready_timeout' })),
-        readyTimeoutMs,
-      );
+      timer = setTimeout(() => fail(new ServiceError(`No ready from the embed in ${readyTimeoutMs} ms`, { code: 'ready_timeout' })), readyTimeoutMs);
     } catch (error) {
       if (current === generation) fail(toServiceError(error, 'session_failed'));
     }
@@ -266,27 +253,22 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       const { tenantUrl, tenantError } = read();
       if (!tenantError && tenantUrl) {
         channel = createEmbedChannel({ iframe: frame, tenantUrl, onEvent });
-        for (const action of early) channel.send(action);
+        early.forEach(channel.send);
       }
       early = [];
       void Promise.resolve().then(() => {
-        if (current === generation && iframe === frame) void load();
+        if (current === generation) void load();
       });
     },
     detach() {
       stop();
-      generation++;
       channel?.dispose();
-      channel = undefined;
+      channel = lastPath = undefined;
       iframe = null;
-      framed = false;
-      renewing = false;
-      lastPath = undefined;
+      framed = renewing = false;
       told = {};
     },
-    retry() {
-      void load();
-    },
+    retry: load,
     send(action) {
       if (channel) channel.send(action);
       else early.push(action);

@@ -10,7 +10,7 @@ import type { ServiceError } from '../core/errors';
 import { isEmbedEventType } from '../core/protocol/embed';
 import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedEventOf, EmbedTheme } from '../core/protocol/embed';
 import { useServiceContext } from './context';
-import { createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
+import { VIEW_KEYS, createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
 import { useLatest } from './use-latest';
 
 /** How long an embed waits for its session and then for `ready` before showing an error. */
@@ -147,14 +147,10 @@ const isServer = (): boolean => false;
  */
 export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
   const context = useServiceContext('useEmbed');
-  const { embedDefaults } = context;
-  const view: EmbedViewState = {
-    colorScheme: options.colorScheme ?? embedDefaults.colorScheme,
-    theme: options.theme ?? embedDefaults.theme,
-    locale: options.locale ?? embedDefaults.locale,
-    filters: options.filters,
-    timezone: options.timezone ?? embedDefaults.timezone,
-  };
+  // Each prop, else the provider's default of the same name (there is none for `filters`).
+  const defaults: EmbedViewState = context.embedDefaults;
+  const view: EmbedViewState = {};
+  for (const key of VIEW_KEYS) view[key] = (options[key] ?? defaults[key]) as never;
   const { surface } = options;
   const { publicId, deploymentId, timeGrains, allowExport, switches } = options as Partial<EmbedDashboardOptions & { publicId: string; deploymentId: number }>;
   const url = { publicId, deploymentId, timeGrains, allowExport, switches };
@@ -165,8 +161,9 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
   const [controller] = useState(() =>
     createEmbedController(() => {
       const { options: current, context: provider, url: currentUrl } = latest.current;
-      const call = <K extends keyof EmbedCallbacks>(name: K, ...args: Parameters<NonNullable<EmbedCallbacks[K]>>): void =>
-        (latest.current.options[name] as ((...values: typeof args) => void) | undefined)?.(...args);
+      // The user's callback of that name, as it is now (undefined ones are skipped).
+      const call = (name: keyof EmbedCallbacks, value?: AnyEmbedEvent | ServiceError): void =>
+        (latest.current.options[name] as ((value?: unknown) => void) | undefined)?.(value);
       return {
         surface: current.surface,
         tenantUrl: provider.tenantUrl,
@@ -177,7 +174,7 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
         renewAfterMs: current.renewAfterMs ?? DEFAULT_RENEW_AFTER_MS,
         onEvent(event) {
           call('onEvent', event);
-          if (isEmbedEventType(event.type)) (latest.current.options[callbackOf(event.type)] as ((event: AnyEmbedEvent) => void) | undefined)?.(event);
+          if (isEmbedEventType(event.type)) call(callbackOf(event.type), event);
         },
         onError: (error) => call('onError', error),
         onSessionRenewed: () => call('onSessionRenewed'),
@@ -205,7 +202,7 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
 
   const handle = useMemo<EmbedHandle>(
     () => ({
-      send: (action) => controller.send(action),
+      send: controller.send,
       setColorScheme: (scheme) => controller.set('colorScheme', scheme),
       setTheme: (theme) => controller.set('theme', theme),
       setLocale: (locale) => controller.set('locale', locale),

@@ -52,7 +52,7 @@ export interface EmbeddedChatProps extends EmbedCommonOptions, EmbedFrameProps {
  * What the `allow` attribute grants a surface, and nothing more: every surface may copy, and the
  * dashboard and app may also go full screen (chat has nothing to show full screen).
  */
-const allowFor = (surface: Surface): string => (surface === 'chat' ? 'clipboard-write' : 'clipboard-write; fullscreen');
+const allowFor = (surface: Surface): string => `clipboard-write${surface === 'chat' ? '' : '; fullscreen'}`;
 
 // Each surface renders the frame by calling it, not as a nested forwardRef component: one React
 // layer and one wrapper fewer in the bundle, with the same hooks in the same order on every render.

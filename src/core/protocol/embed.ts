@@ -417,10 +417,11 @@ export function isFilterUrlParameter(value: string): boolean {
 //
 // Checked by hand with a few tiny combinators rather than with valibot: the embed channel must
 // stay under 3 kB gzipped, and the schemas alone would take more than that. Each rule below is
-// still the only place its field is checked.
+// still the only place its field is checked; the embed URL builder checks its options with the
+// same combinators and the same locale and time zone rules.
 
 /** Checks `value` found at `path`, adding a sentence to `problems` for each thing wrong. */
-type Rule = (value: unknown, path: string, problems: string[]) => void;
+export type Rule = (value: unknown, path: string, problems: string[]) => void;
 
 /** One rule per field of `T`, index signatures left out (extra fields pass through). */
 type Rules<T> = { [K in keyof T as string extends K ? never : K]-?: Rule };
@@ -431,13 +432,15 @@ function describe(value: unknown): string {
   return typeof value === 'object' && value !== null ? 'an object' : typeof value === 'function' ? 'a function' : String(value);
 }
 
-const is =
+/** A rule passing the values `test` accepts: `${path}: expected ${expected}, got ...` otherwise. */
+export const is =
   (test: (value: unknown) => boolean, expected: string): Rule =>
   (value, path, problems) => {
     if (!test(value)) problems.push(`${path}: expected ${expected}, got ${describe(value)}`);
   };
 
-const optional =
+/** `rule`, or absent. */
+export const optional =
   (rule: Rule): Rule =>
   (value, path, problems) => {
     if (value !== undefined) rule(value, path, problems);
@@ -449,11 +452,13 @@ const nullable =
     if (value !== null) rule(value, path, problems);
   };
 
-const oneOf = (options: readonly unknown[]): Rule =>
+/** One of `options`, quoted in the problem. */
+export const oneOf = (options: readonly unknown[]): Rule =>
   is((value) => options.includes(value), options.map((option) => JSON.stringify(option)).join(' or '));
 
 // Loose: fields a newer service adds pass through instead of failing the message.
-const shape =
+/** An object whose named fields pass their rules (other fields pass through). */
+export const shape =
   (fields: { readonly [field: string]: Rule }): Rule =>
   (value, path, problems) => {
     if (!isRecord(value)) {
@@ -470,7 +475,12 @@ const optionalString = optional(string);
 const number = is((value) => typeof value === 'number' && Number.isFinite(value), 'a finite number');
 const optionalNumber = optional(number);
 const surface = oneOf(SURFACES);
-const object = shape({});
+/** Any object. */
+export const object = shape({});
+/** A BCP-47 tag, for `set-locale` and the embed URL's `locale`. */
+export const localeRule = text(isLocaleTag, 'a BCP-47 tag');
+/** An IANA time zone, for `set-timezone` and the embed URL's `timezone`. */
+export const timeZoneRule = text(isTimeZone, 'an IANA time zone');
 
 const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> } = {
   'service:event:ready': {
@@ -523,17 +533,13 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
       }),
     ),
   },
-  'service:action:set-locale': {
-    locale: text(isLocaleTag, 'a BCP-47 tag'),
-  },
+  'service:action:set-locale': { locale: localeRule },
   'service:action:set-filter': {
     filterUrlParameter: text(isFilterUrlParameter, 'f_<view>.<dimension>=<JSON>, joined by &'),
   },
   'service:action:navigate': { path: string },
   'service:action:refresh': {},
-  'service:action:set-timezone': {
-    timezone: text(isTimeZone, 'an IANA time zone'),
-  },
+  'service:action:set-timezone': { timezone: timeZoneRule },
   'service:action:set-session': { sessionId: optionalString },
 };
 

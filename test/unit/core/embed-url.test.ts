@@ -65,14 +65,14 @@ describe('buildEmbedUrl: surfaces (service-behaviour 2)', () => {
       const error = configError(() =>
         buildEmbedUrl({ surface: 'app', tenantUrl: TENANT, sessionId: SESSION, deploymentId: deploymentId as number }),
       );
-      expect(error.message).toMatch(/deploymentId must be a positive integer/);
+      expect(error.message).toMatch(/deploymentId: expected a positive integer/);
     }
     for (const sessionId of ['', ' ', undefined]) {
-      expect(configError(() => dashboard({ sessionId: sessionId as string })).message).toMatch(/sessionId .*new session per iframe load/);
+      expect(configError(() => dashboard({ sessionId: sessionId as string })).message).toMatch(/sessionId: .*new session per iframe load/);
     }
     expect(configError(() => buildEmbedUrl({ surface: 'page' } as never)).message).toMatch(/tenantUrl/);
     expect(configError(() => buildEmbedUrl({ surface: 'page', tenantUrl: TENANT, sessionId: 's' } as never)).message).toMatch(
-      /surface must be "dashboard", "app" or "chat"/,
+      /surface: expected "dashboard" or "app" or "chat"/,
     );
   });
 
@@ -209,8 +209,8 @@ describe('buildEmbedUrl: parameters (service-behaviour 2)', () => {
       ['locale', 'es-AR'],
       ['timezone', 'America/Argentina/Buenos_Aires'],
     ]);
-    expect(configError(() => dashboard({ locale: 'Spanish' })).message).toMatch(/locale must be a BCP-47 tag/);
-    expect(configError(() => dashboard({ timezone: 'Mars/Base' })).message).toMatch(/timezone must be an IANA time zone/);
+    expect(configError(() => dashboard({ locale: 'Spanish' })).message).toMatch(/locale: expected a BCP-47 tag/);
+    expect(configError(() => dashboard({ timezone: 'Mars/Base' })).message).toMatch(/timezone: expected an IANA time zone/);
   });
 
   it('writes parameters in a stable order: session, filters, time grains, allowExport, switches, locale, timezone', () => {
