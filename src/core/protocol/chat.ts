@@ -121,7 +121,7 @@ export interface ChatRequest {
   sessionSettings?: SessionSettings;
   /** Development branch the chat queries instead of the main branch. */
   activeBranchName?: string;
-  /** Whether `activeBranchName` is the default branch; see {@link resolveIsDefaultBranch}. */
+  /** Whether `activeBranchName` is the default branch; see `resolveIsDefaultBranch`. */
   isDefaultBranch?: boolean;
 }
 

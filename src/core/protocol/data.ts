@@ -105,7 +105,7 @@ export interface CubeSqlErrorLine {
   error: string;
 }
 
-/** One line of the SQL stream, classified by {@link classifyCubeSqlLine}. */
+/** One line of the SQL stream, classified by `classifyCubeSqlLine`. */
 export type CubeSqlLine =
   | { kind: 'schema'; schema: CubeSqlColumn[]; lastRefreshTime?: string }
   | { kind: 'data'; rows: CubeSqlRow[] }
@@ -192,7 +192,7 @@ export const FILTER_OPERATORS = [
   'afterOrOnDate',
 ] as const;
 
-/** A filter operator; see {@link FILTER_OPERATORS}. */
+/** A filter operator; see `FILTER_OPERATORS`. */
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 /** A filter on one member (`view.member`). Values are strings, dates as ISO `YYYY-MM-DD`. */

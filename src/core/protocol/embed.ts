@@ -40,7 +40,7 @@ export type EmbedDirection = 'event' | 'action';
 
 /** Fields every event carries (6.1); `surface` is always present on events. */
 export interface EmbedEventEnvelope<TType extends string, TPayload> {
-  /** Always {@link EMBED_SOURCE}. */
+  /** Always `EMBED_SOURCE`. */
   source: typeof EMBED_SOURCE;
   /** Always `event`. */
   direction: 'event';
@@ -56,7 +56,7 @@ export interface EmbedEventEnvelope<TType extends string, TPayload> {
 
 /** Fields every action carries (6.1); actions never carry `surface`. */
 export interface EmbedActionEnvelope<TType extends string, TPayload> {
-  /** Always {@link EMBED_SOURCE}. */
+  /** Always `EMBED_SOURCE`. */
   source: typeof EMBED_SOURCE;
   /** Always `action`. */
   direction: 'action';
@@ -255,7 +255,7 @@ export type SetThemePayload = EmbedTheme;
 
 /** `service:action:set-locale`: switch the UI language. */
 export interface SetLocalePayload {
-  /** A full code (`es-MX`), short code (`es`) or regional variant (`es-AR`); see {@link resolveLocale}. */
+  /** A full code (`es-MX`), short code (`es`) or regional variant (`es-AR`); see `resolveLocale`. */
   locale: string;
 }
 
@@ -571,7 +571,7 @@ const envelopeRules = (direction: EmbedDirection, prefix: string): { readonly [f
 const eventEnvelope = shape({ ...envelopeRules('event', EMBED_EVENT_PREFIX), surface });
 const actionEnvelope = shape(envelopeRules('action', EMBED_ACTION_PREFIX));
 
-/** The outcome of {@link parseEmbedEvent} or {@link parseEmbedAction}. */
+/** The outcome of {@link parseEmbedEvent} or `parseEmbedAction`. */
 export type EmbedParseResult<TKnown, TUnknown> =
   | { kind: 'known'; message: TKnown }
   | { kind: 'unknown'; message: TUnknown }
@@ -645,7 +645,7 @@ export type EmbedActionInit = {
   [T in EmbedActionType]: { type: T; timestamp?: number } & PayloadField<EmbedActionPayloads[T]>;
 }[EmbedActionType];
 
-/** What {@link createEmbedEvent} needs: the `surface`, the `type`, its `payload` and optionally the `timestamp`. */
+/** What `createEmbedEvent` needs: the `surface`, the `type`, its `payload` and optionally the `timestamp`. */
 export type EmbedEventInit = {
   [T in EmbedEventType]: { surface: Surface; type: T; timestamp?: number } & PayloadField<EmbedEventPayloads[T]>;
 }[EmbedEventType];

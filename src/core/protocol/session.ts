@@ -62,11 +62,11 @@ export function groupsNotFoundMessage(missing: readonly string[]): string {
  * on a stable `code` rather than match messages themselves.
  */
 export const SESSION_ERROR_CODES = {
-  /** {@link USER_ATTRIBUTES_NOT_FOUND}: an attribute name is not in the catalog (read-only mode). */
+  /** `USER_ATTRIBUTES_NOT_FOUND`: an attribute name is not in the catalog (read-only mode). */
   userAttributesNotFound: 'user_attributes_not_found',
-  /** {@link groupsNotFoundMessage}: group names that do not exist. */
+  /** `groupsNotFoundMessage`: group names that do not exist. */
   groupsNotFound: 'groups_not_found',
-  /** {@link CANNOT_CHANGE_TYPE}: an attribute definition changes an existing type; nothing was upserted. */
+  /** `CANNOT_CHANGE_TYPE`: an attribute definition changes an existing type; nothing was upserted. */
   cannotChangeType: 'cannot_change_type',
 } as const;
 
@@ -86,7 +86,7 @@ export function sessionErrorCode(message: string): SessionErrorCode | undefined 
 }
 
 /**
- * A fuller message for §4.2 rule 4 that still contains {@link CANNOT_CHANGE_TYPE}, for the
+ * A fuller message for §4.2 rule 4 that still contains `CANNOT_CHANGE_TYPE`, for the
  * emulator: `User attribute "plan" is string: cannot change type to number`.
  */
 export function attributeTypeChangeMessage(
@@ -219,7 +219,7 @@ export interface SessionRequest {
   /** Display name and avatar; not allowed with `internalId`. */
   userProfile?: UserProfile;
   /**
-   * Embed tenant the user belongs to; {@link EMBED_TENANT_NAME_PATTERN}. Default: the current tenant.
+   * Embed tenant the user belongs to; `EMBED_TENANT_NAME_PATTERN`. Default: the current tenant.
    * Required when definitions are given.
    */
   embedTenantName?: string;

@@ -137,7 +137,7 @@ export interface DashboardAppManifest {
 
 /** Source of a dashboard of kind `APP` (§2.3). */
 export interface DashboardAppSource {
-  /** Entry file path, at most {@link MAX_APP_ENTRY_LENGTH} characters. */
+  /** Entry file path, at most `MAX_APP_ENTRY_LENGTH` characters. */
   entry?: string | null;
   /** File path to file contents. */
   files?: Record<string, string> | null;
@@ -369,7 +369,7 @@ const DashboardConfigSchema = objectWith(
 
 /**
  * Checks a dashboard config (§2.3, input form) such as `meta.dashboardDraft`: enums, integer grid
- * values, required widget fields, `app.entry` at most {@link MAX_APP_ENTRY_LENGTH} characters.
+ * values, required widget fields, `app.entry` at most `MAX_APP_ENTRY_LENGTH` characters.
  * Unknown fields pass through. `path` prefixes each problem (default `dashboardConfig`).
  */
 export function validateDashboardConfig(
@@ -393,7 +393,7 @@ const CreateWorkbookInputSchema = objectWith(
 /**
  * Checks the upsert body (§2.2). The body is optional: `undefined` is valid and yields `{}`, which
  * the service treats the same as no body. A `meta.dashboardDraft` is checked with
- * {@link validateDashboardConfig} (§4.1 rule 2). Unknown fields pass through.
+ * `validateDashboardConfig` (§4.1 rule 2). Unknown fields pass through.
  */
 export function validateCreateWorkbookInput(input: unknown): ValidationResult<CreateWorkbookInput> {
   if (input === undefined) return { ok: true, value: {} };
@@ -614,7 +614,7 @@ export interface PageInfo {
 /**
  * A page of a management list. Current responses carry `items` and `pageInfo`; the deprecated
  * `data` and `count` (0.1.0, 0.1.1) are still populated by some, and the deployments list has
- * `items` without `pageInfo`. Read it with {@link pageItems} and {@link nextPageCursor}.
+ * `items` without `pageInfo`. Read it with `pageItems` and `nextPageCursor`.
  */
 export interface ListPage<T> {
   items?: T[];
