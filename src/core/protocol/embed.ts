@@ -177,13 +177,21 @@ export interface ErrorPayload {
 
 /** Payload of each known event type (6.2). */
 export interface EmbedEventPayloads {
+  /** The embed authenticated and mounted: once per session, the first event. */
   'service:event:ready': ReadyPayload;
+  /** A surface is viewed: on load and on each navigation inside the embed. */
   'service:event:view': ViewPayload;
+  /** The viewer navigated inside the embed. */
   'service:event:navigate': NavigatePayload;
+  /** Every widget of the dashboard rendered (after `ready`, which comes before data). */
   'service:event:dashboard-loaded': DashboardLoadedPayload;
+  /** The viewer exported data or an image (never carries the rows). */
   'service:event:download': DownloadPayload;
+  /** The viewer drilled into a measure. */
   'service:event:drilldown': DrilldownPayload;
+  /** The viewer ran an AI query, and its progress. */
   'service:event:ai-query': AiQueryPayload;
+  /** The embed surfaced an error; `fatal` when the whole surface went down. */
   'service:event:error': ErrorPayload;
 }
 
@@ -293,13 +301,21 @@ export interface SetSessionPayload {
 
 /** Payload of each action type (6.3; service-behaviour 2). */
 export interface EmbedActionPayloads {
+  /** Switch the colour scheme. */
   'service:action:set-color-scheme': SetColorSchemePayload;
+  /** Apply a brand theme. */
   'service:action:set-theme': SetThemePayload;
+  /** Change the UI language. */
   'service:action:set-locale': SetLocalePayload;
+  /** Replace the dashboard filters. */
   'service:action:set-filter': SetFilterPayload;
+  /** Navigate to a path inside the embed. */
   'service:action:navigate': NavigateActionPayload;
+  /** Run the queries again. */
   'service:action:refresh': RefreshPayload;
+  /** Change the time zone dates are shown in. */
   'service:action:set-timezone': SetTimezonePayload;
+  /** Hand the page a new session (payload not published by the service). */
   'service:action:set-session': SetSessionPayload;
 }
 
