@@ -274,10 +274,15 @@ export interface CutoffLine {
  * (service-behaviour 1), so it stays `unknown[]`: never rely on its shape.
  */
 export interface StateLine {
+  /** The sentinel id of this line. */
   id: '__state__';
+  /** Always `assistant` when present. */
   role?: 'assistant';
+  /** The thread's state as the service holds it. */
   state: { messages?: unknown[]; [key: string]: unknown };
+  /** Whether the state is a delta. */
   isDelta?: boolean;
+  /** Ordering sequence of the line. */
   sort?: number;
 }
 
@@ -339,14 +344,17 @@ export interface UsageLine {
 
 /** An error after streaming started: `{"error": "<message>"}` with no other field. */
 export interface ErrorLine {
+  /** What went wrong. */
   error: string;
 }
 
 /** Authentication failure: a JSON-RPC 2.0 error object as the whole HTTP 200 body (service-behaviour 1). */
 export interface RpcErrorLine {
+  /** The JSON-RPC version, `2.0`. */
   jsonrpc: string;
   /** Treated as an authentication failure whatever its fields hold (service-behaviour 1). */
   error: { code: number; message: string; data?: unknown };
+  /** The JSON-RPC request id, when any. */
   id?: string | number | null;
 }
 

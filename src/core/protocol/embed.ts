@@ -255,6 +255,7 @@ export interface EmbedTheme {
 
 /** `service:action:set-color-scheme`: switch the color scheme. */
 export interface SetColorSchemePayload {
+  /** `light`, `dark`, or `auto` (the OS preference). */
   scheme: ColorScheme;
 }
 
@@ -278,6 +279,7 @@ export interface SetFilterPayload {
 
 /** `service:action:navigate`: navigate to an in-embed path. */
 export interface NavigateActionPayload {
+  /** A path of the embed app, such as `/dashboard/sales-overview`. */
   path: string;
 }
 
@@ -295,6 +297,7 @@ export interface SetTimezonePayload {
  * Modelled loosely: any object, with `sessionId` a string when present.
  */
 export interface SetSessionPayload {
+  /** The new session id. */
   sessionId?: string;
   [key: string]: unknown;
 }

@@ -195,6 +195,7 @@ export interface EmbedSessionSettings {
 
 /** Profile of the embed tenant (§4.2 rule 10); fields beyond `displayName` are not published. */
 export interface EmbedTenantProfile {
+  /** Name of the embed tenant shown to its users. */
   displayName?: string;
   [key: string]: unknown;
 }
@@ -256,11 +257,13 @@ export interface SessionRequest {
 
 /** Response of generate-session: a single-use id for the embed URL, exchanged within 5 minutes. */
 export interface SessionResponse {
+  /** The session id: single-use, exchanged within 5 minutes. */
   sessionId: string;
 }
 
 /** Body of `POST /api/v1/embed/session/revoke` (behaviour §4): answers 204 whether or not it existed. */
 export interface RevokeSessionRequest {
+  /** The session to revoke. */
   sessionId: string;
 }
 

@@ -605,9 +605,13 @@ export interface CursorPageParams {
 
 /** Cursor block of a list page. */
 export interface PageInfo {
+  /** Whether a page follows. */
   hasNextPage: boolean;
+  /** Whether a page precedes. */
   hasPreviousPage: boolean;
+  /** Cursor of the first item; `null` on an empty page. */
   startCursor: string | null;
+  /** Cursor of the last item: pass it as `after` for the next page. */
   endCursor: string | null;
 }
 
@@ -617,7 +621,9 @@ export interface PageInfo {
  * `items` without `pageInfo`. Read it with `pageItems` and `nextPageCursor`.
  */
 export interface ListPage<T> {
+  /** The items of this page. */
   items?: T[];
+  /** Where this page stands. */
   pageInfo?: PageInfo;
   /** @deprecated Use `items`. */
   data?: T[];
