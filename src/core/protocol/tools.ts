@@ -140,7 +140,9 @@ export interface ServiceSqlApiResult {
 
 /** The older result shape of some documentation examples: rows as objects, plus an annotation. */
 export interface LegacyQueryResult {
+  /** The rows, one object per row. */
   data: Record<string, unknown>[];
+  /** Member annotations, as the data API gives them. */
   annotation?: unknown;
 }
 
