@@ -94,6 +94,7 @@ export interface SessionSettings {
   externalId?: string;
   /** Email address of an existing internal user. */
   internalId?: string;
+  /** Email of the external user. */
   email?: string;
   /** Exposed to access policies as `userAttributes.<name>`. Not allowed with `internalId`. */
   userAttributes?: readonly ChatUserAttribute[];

@@ -95,6 +95,7 @@ export type CubeSqlRow = CubeSqlCell[];
 
 /** First line of the stream. */
 export interface CubeSqlSchemaLine {
+  /** The columns, in order. */
   schema: CubeSqlColumn[];
   /** ISO time of the last refresh of the data, when known. */
   lastRefreshTime?: string;
@@ -102,11 +103,13 @@ export interface CubeSqlSchemaLine {
 
 /** A following line: one or more rows. */
 export interface CubeSqlDataLine {
+  /** A batch of rows. */
   data: CubeSqlRow[];
 }
 
 /** An error line; may arrive after the schema and data lines started. */
 export interface CubeSqlErrorLine {
+  /** The service's message. */
   error: string;
 }
 
