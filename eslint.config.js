@@ -35,7 +35,7 @@ const nodeGlobals = Object.fromEntries(
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'storybook-static/', 'coverage/', 'node_modules/', '.vitest-attachments/'],
+    ignores: ['dist/', 'storybook-static/', 'coverage/', 'node_modules/', '.vitest-attachments/', 'docs/api/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

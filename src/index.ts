@@ -43,6 +43,8 @@ export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabel
 
 export { StreamingMarkdown } from './components/markdown';
 export type { StreamingMarkdownProps } from './components/markdown';
+export type { MarkdownLimits, MarkdownComponents, MarkdownElementProps, StreamingMarkdownLabels } from './components/markdown';
+export type { ResultColumn } from './core/result-data';
 export { useAgentChat } from './react';
 export type { UseAgentChatOptions, UseAgentChatResult } from './react';
 

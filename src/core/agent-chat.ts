@@ -23,6 +23,7 @@ export type AgentChatStatus = ThreadStatus | 'reconnecting';
 
 /** What the controller publishes; a new object only when something in it changed. */
 export interface AgentChatSnapshot extends Omit<ThreadSnapshot, 'status'> {
+  /** Where the conversation stands (see {@link AgentChatStatus}). */
   readonly status: AgentChatStatus;
   /** The latest resend while `status` is `reconnecting`; `undefined` otherwise. */
   readonly reconnect: ResubscribeEvent | undefined;
@@ -82,7 +83,9 @@ export interface AgentChat {
    * given a `chatId`, that stored thread (shown once {@link AgentChat.resume} reads it).
    */
   reset(chatId?: string): void;
+  /** Calls `listener` after each change of the snapshot (batched by `scheduleNotify`); returns the unsubscribe. Bound: pass it to `useSyncExternalStore` as it is. */
   subscribe(listener: () => void): () => void;
+  /** The conversation now: the same object until something changed. */
   getSnapshot(): AgentChatSnapshot;
   /** Cuts the local request and stops notifying; later calls to `send` and `resume` reject. */
   dispose(): void;
@@ -98,8 +101,11 @@ export interface AgentChat {
 
 /** The controller's own state; the messages live in the thread store. */
 export interface AgentChatState {
+  /** Where the conversation stands. */
   readonly status: AgentChatStatus;
+  /** Why `status` is `error`; `undefined` otherwise. */
   readonly error: Error | undefined;
+  /** The latest resend while `status` is `reconnecting`; `undefined` otherwise. */
   readonly reconnect: ResubscribeEvent | undefined;
 }
 

@@ -125,7 +125,7 @@ export interface DataClientOptions {
   token: string | (() => string | Promise<string>);
   /** `fetch` to use. Default: the global `fetch`, looked up at call time. */
   fetch?: typeof fetch;
-  /** How `Continue wait` answers are repeated. Default 30 attempts, 250 ms first pause ({@link DEFAULT_CONTINUE_WAIT}). */
+  /** How `Continue wait` answers are repeated. Default 30 attempts, 250 ms first pause (`DEFAULT_CONTINUE_WAIT`). */
   continueWait?: ContinueWaitOptions;
 }
 

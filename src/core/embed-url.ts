@@ -94,7 +94,9 @@ export type EmbedFilterOperator =
  * that needs none (`set`, `notSet`), or both.
  */
 export interface EmbedFilterCondition {
+  /** One operand or several; omit for operators that take none (`set`, `notSet`). */
   value?: EmbedFilterScalar | readonly EmbedFilterScalar[];
+  /** How `value` is compared; the service's default (`equals`) when omitted. */
   operator?: EmbedFilterOperator;
   [key: string]: unknown;
 }
@@ -175,6 +177,7 @@ export interface EmbedDashboardParameters {
 
 /** {@link buildEmbedUrl} for a published dashboard: `/embed/dashboard/{publicId}?session=`. */
 export interface DashboardEmbedUrlOptions extends EmbedUrlBaseOptions, EmbedDashboardParameters {
+  /** A published dashboard. */
   surface: 'dashboard';
   /** Public id of the published dashboard. */
   publicId: string;
@@ -182,6 +185,7 @@ export interface DashboardEmbedUrlOptions extends EmbedUrlBaseOptions, EmbedDash
 
 /** {@link buildEmbedUrl} for a creator-mode app: `/embed/d/{deploymentId}/app?session=`. */
 export interface AppEmbedUrlOptions extends EmbedUrlBaseOptions, EmbedDashboardParameters {
+  /** The creator-mode app of a deployment. */
   surface: 'app';
   /** The deployment, a positive integer. */
   deploymentId: number;
@@ -189,6 +193,7 @@ export interface AppEmbedUrlOptions extends EmbedUrlBaseOptions, EmbedDashboardP
 
 /** {@link buildEmbedUrl} for the standalone chat: `/embed/chat?sessionId=` (note `sessionId`). */
 export interface ChatEmbedUrlOptions extends EmbedUrlBaseOptions {
+  /** The standalone chat. */
   surface: 'chat';
   /** Parts to hide. */
   switches?: ChatSwitches;

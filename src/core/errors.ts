@@ -34,6 +34,7 @@ export class ServiceError extends Error {
    * line inside a 200 stream or never reached the service.
    */
   declare readonly status: number | undefined;
+  /** @internal The class names of the error and its bases, for `isInstance` across copies of the package. */
   declare readonly [BRANDS]: readonly string[];
 
   constructor(message: string, options: ServiceErrorOptions) {

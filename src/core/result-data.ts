@@ -16,7 +16,9 @@ export type ColumnKind = 'number' | 'temporal' | 'boolean' | 'string';
 
 /** A column as the result views see it: a name and, when the service sent it, its `column_type`. */
 export interface ResultColumn {
+  /** Column name. */
   name: string;
+  /** SQL type (`column_type`); decides number alignment and formatting. */
   type?: string;
 }
 

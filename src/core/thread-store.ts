@@ -64,6 +64,7 @@ export type ChatToolCall = ParsedToolCall & {
 export interface ChatMessage {
   /** The message id of the stream; for the user's own input, the request's `messageId`. */
   readonly id: string;
+  /** Who wrote it: the user (their question) or the agent. */
   readonly role: 'user' | 'assistant';
   /** Text so far (Markdown for assistant messages); `''` when the message has none. */
   readonly content: string;
@@ -78,6 +79,7 @@ export interface ChatMessage {
   readonly graphPath: readonly string[];
   /** Still being generated. */
   readonly isInProcess: boolean;
+  /** As the stream says (`isStructuredResponse` of 2.4): the message carries a structured answer rather than free text. */
   readonly isStructuredResponse: boolean;
   /**
    * Ordering sequence from the stream. A message whose first line had no `sort` takes the
@@ -96,6 +98,7 @@ export interface ThreadSnapshot {
   readonly finalAnswer: ChatMessage | undefined;
   /** Token usage of the latest response (`__usage__`); `undefined` while a response streams. */
   readonly usage: Usage | undefined;
+  /** Where the thread stands (see {@link ThreadStatus}). */
   readonly status: ThreadStatus;
   /** Why `status` is `error`; `undefined` in every other status. */
   readonly error: Error | undefined;

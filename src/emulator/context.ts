@@ -89,11 +89,13 @@ export interface EmulatorContext {
   readonly data: DataEngine;
   /** Time for every expiry. */
   readonly clock: Clock;
+  /** The options of this start, defaults applied. */
   readonly options: ResolvedEmulatorOptions;
 }
 
 /** Hono environment of every sub-app: what the auth middleware puts on the context. */
 export interface EmulatorEnv {
+  /** Hono's per-request variables. */
   Variables: {
     /** Set by the auth middleware of `auth.ts` for the route. */
     caller: AuthenticatedCaller;

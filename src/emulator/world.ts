@@ -150,6 +150,7 @@ export const API_KEYS: readonly WorldApiKey[] = Object.freeze([
 
 /** Tenant flags and account-wide settings. */
 export interface WorldTenant {
+  /** The tenant name (the account, `acme`). */
   readonly name: string;
   /** `useCreatorMode`: creator-mode sessions and definitions are allowed (4.2 rule 3). On. */
   readonly useCreatorMode: boolean;
@@ -178,10 +179,15 @@ export type UserAttributeType = (typeof USER_ATTRIBUTE_TYPES)[number];
 
 /** A tenant-wide user attribute definition. */
 export interface WorldUserAttribute {
+  /** Attribute id. */
   readonly id: number;
+  /** Attribute name, as sessions set it. */
   readonly name: string;
+  /** Value type. */
   readonly type: UserAttributeType;
+  /** Human name. */
   readonly displayName: string;
+  /** What it means and restricts. */
   readonly description: string;
 }
 
@@ -199,8 +205,11 @@ export const USER_ATTRIBUTES: readonly WorldUserAttribute[] = Object.freeze([
 
 /** A tenant-wide group. */
 export interface WorldGroup {
+  /** Group id. */
   readonly id: number;
+  /** Group name. */
   readonly name: string;
+  /** What the group is for. */
   readonly description: string;
 }
 
@@ -213,13 +222,17 @@ export const GROUPS: readonly WorldGroup[] = Object.freeze([
 
 /** An internal (account) user. */
 export interface WorldInternalUser {
+  /** User id. */
   readonly id: number;
   /** Email, also the username that `internalId` names. */
   readonly email: string;
+  /** First name. */
   readonly firstName: string;
+  /** Last name. */
   readonly lastName: string;
   /** `admin` manages everything; `editor` edits workbooks (AI BI User or higher); `viewer` reads. */
   readonly role: 'admin' | 'editor' | 'viewer';
+  /** Names of their groups. */
   readonly groups: readonly string[];
   /** Values of tenant-wide attributes, by attribute name. */
   readonly attributes: Readonly<Record<string, string | number | boolean | readonly string[] | readonly number[]>>;
@@ -263,9 +276,13 @@ export const INTERNAL_USERS: readonly WorldInternalUser[] = Object.freeze([ADA, 
 
 /** An embed tenant with its scoped groups and attribute definitions (creator mode, 4.2 rule 2). */
 export interface WorldEmbedTenant {
+  /** Embed tenant name (`embedTenantName` of sessions). */
   readonly name: string;
+  /** Human name. */
   readonly displayName: string;
+  /** Its groups. */
   readonly groups: readonly { readonly name: string; readonly description: string }[];
+  /** Attributes defined for its users. */
   readonly userAttributeDefinitions: readonly {
     readonly name: string;
     readonly type: 'string' | 'number' | 'string_array' | 'number_array';
@@ -317,6 +334,7 @@ export const EMBED_TENANTS: readonly WorldEmbedTenant[] = Object.freeze([GLOBEX]
  * `securityContext`, so the same rules hold everywhere.
  */
 export interface RowLevelSecurityRule {
+  /** The user attribute whose value restricts rows. */
   readonly attribute: string;
   /** View name to the dimension (column of the view) it restricts. */
   readonly appliesTo: Readonly<Record<string, string>>;
@@ -338,9 +356,13 @@ export const REGIONS = Object.freeze(['NA', 'EMEA', 'APAC', 'LATAM'] as const);
 
 /** A folder of a deployment's workspace. */
 export interface WorldFolder {
+  /** Folder id. */
   readonly id: number;
+  /** Its deployment. */
   readonly deploymentId: number;
+  /** Folder name. */
   readonly name: string;
+  /** Parent folder; `null` at the top. */
   readonly parentId: number | null;
 }
 
@@ -357,46 +379,62 @@ export const FOLDERS: readonly WorldFolder[] = Object.freeze([
  * (`/v1/load`) it runs. The embed pages run `query` against the data API with the viewer's token.
  */
 export interface ChartWidgetConfig {
+  /** Widget title. */
   readonly title: string;
+  /** How the result is drawn. */
   readonly chartType: 'line' | 'bar' | 'pie' | 'table' | 'kpi';
+  /** The data API query behind it. */
   readonly query: LoadQuery;
   [key: string]: unknown;
 }
 
 /** `config` of a `FILTER` widget: the dimension it filters (`view.dimension`) and its choices. */
 export interface FilterWidgetConfig {
+  /** Widget title. */
   readonly title: string;
+  /** The dimension it filters, `view.dimension`. */
   readonly member: string;
+  /** The values offered. */
   readonly options: readonly string[];
   [key: string]: unknown;
 }
 
 /** `config` of a `TEXT` widget: Markdown text. */
 export interface TextWidgetConfig {
+  /** The text, as Markdown. */
   readonly markdown: string;
   [key: string]: unknown;
 }
 
 /** A dashboard published from a workbook. */
 export interface WorldDashboard {
+  /** Dashboard id. */
   readonly id: number;
   /** What embed URLs name: `/embed/dashboard/{publicId}`. */
   readonly publicId: string;
   /** Whether signed embedding is enabled (PATCH `/api/v1/embed/dashboard/{publicId}` changes it). */
   readonly allowEmbed: boolean;
+  /** Its widgets and layout. */
   readonly config: DashboardConfig;
 }
 
 /** A workbook with a slug, optionally with a published dashboard. */
 export interface WorldWorkbook {
+  /** Workbook id. */
   readonly id: number;
+  /** Its deployment. */
   readonly deploymentId: number;
+  /** Its slug, unique per deployment (upsert by slug). */
   readonly slug: string;
+  /** Workbook name. */
   readonly name: string;
+  /** Its folder; `null` at the top. */
   readonly folderId: number | null;
   /** Internal user id of the creator. */
   readonly createdBy: number;
+  /** Creation time, ISO 8601. */
   readonly createdAt: string;
+  /** Its published dashboard, if any. */
   readonly dashboard: WorldDashboard | null;
 }
 
@@ -536,12 +574,19 @@ export const WORKBOOKS: readonly WorldWorkbook[] = deepFreeze([
 
 /** A saved report (a query with a visualization). */
 export interface WorldReport {
+  /** Report id. */
   readonly id: number;
+  /** Its deployment. */
   readonly deploymentId: number;
+  /** Public id. */
   readonly publicId: string;
+  /** Report name. */
   readonly name: string;
+  /** Its folder; `null` at the top. */
   readonly folderId: number | null;
+  /** The SQL it runs. */
   readonly sqlQuery: string;
+  /** Creation time, ISO 8601. */
   readonly createdAt: string;
 }
 
@@ -560,7 +605,9 @@ export const REPORTS: readonly WorldReport[] = deepFreeze([
 export interface WorldAgent {
   /** `agentId` in `{ai_url}`. */
   readonly id: string;
+  /** The deployment it queries. */
   readonly deploymentId: number;
+  /** Agent name. */
   readonly name: string;
 }
 
@@ -576,18 +623,31 @@ export const AGENTS: readonly WorldAgent[] = Object.freeze([AGENT_1]);
 
 /** The whole world as one object, as features receive it through `EmulatorContext.world`. */
 export interface World {
+  /** The account name in `{ai_url}`: `acme`. */
   readonly accountName: string;
+  /** The tenant and its settings. */
   readonly tenant: WorldTenant;
+  /** Deployments 1 and 2. */
   readonly deployments: readonly WorldDeployment[];
+  /** The published API keys. */
   readonly apiKeys: readonly WorldApiKey[];
+  /** Tenant-wide user attributes. */
   readonly userAttributes: readonly WorldUserAttribute[];
+  /** Groups of internal users. */
   readonly groups: readonly WorldGroup[];
+  /** Ada, Ben and Cy. */
   readonly internalUsers: readonly WorldInternalUser[];
+  /** The embed tenant `globex-corp`. */
   readonly embedTenants: readonly WorldEmbedTenant[];
+  /** Which attributes restrict which rows. */
   readonly rowLevelSecurity: readonly RowLevelSecurityRule[];
+  /** Folders of deployment 1. */
   readonly folders: readonly WorldFolder[];
+  /** Workbooks, with their dashboards. */
   readonly workbooks: readonly WorldWorkbook[];
+  /** Saved SQL reports. */
   readonly reports: readonly WorldReport[];
+  /** The chat agents: agent `1`. */
   readonly agents: readonly WorldAgent[];
 }
 

@@ -72,6 +72,7 @@ export interface ServiceProviderProps extends EmbedDefaults {
    * `QueryClientProvider`, so your own queries keep the client you gave them.
    */
   queryClient?: QueryClient;
+  /** Your app; embeds and chats anywhere below read the provider. */
   children?: ReactNode;
 }
 
@@ -85,9 +86,13 @@ export interface ServiceContextValue {
   readonly tenantError: ServiceConfigError | undefined;
   /** A stable function calling the latest `getEmbedSession` prop; `undefined` without one. */
   readonly getEmbedSession: GetEmbedSession | undefined;
+  /** The provider's `colorScheme`, `theme`, `locale` and `timezone`, which every embed inherits. */
   readonly embedDefaults: EmbedDefaults;
+  /** The `chat` prop as given. */
   readonly chat: ChatSettings | undefined;
+  /** The `data` prop as given. */
   readonly data: DataSettings | undefined;
+  /** The `queryClient` prop as given. */
   readonly queryClient: QueryClient | undefined;
   /**
    * Where this provider keeps the library's own TanStack Query client, created on first use by

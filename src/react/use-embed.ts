@@ -108,12 +108,19 @@ export type UseEmbedOptions =
 export interface EmbedHandle {
   /** Sends any action. @throws {ServiceValidationError} for an invalid one. */
   send(action: EmbedAction | EmbedActionInit): void;
+  /** Sets the embed's colour scheme (`light`, `dark` or `auto`), as the `colorScheme` prop does. */
   setColorScheme(scheme: ColorScheme): void;
+  /** Sets the embed's brand theme, as the `theme` prop does. */
   setTheme(theme: EmbedTheme): void;
+  /** Sets the embed's UI language, a BCP-47 tag such as `de-DE`, as the `locale` prop does. */
   setLocale(locale: string): void;
+  /** Sets the dashboard filters, in the `filters` prop's form. */
   setFilter(filters: EmbedFilters): void;
+  /** Navigates the embed to a path of the tenant's embed app, such as `/dashboard/sales-overview`. */
   navigate(path: string): void;
+  /** Reloads the embed's data (the iframe and its session stay). */
   refresh(): void;
+  /** Sets the time zone dates are shown in, an IANA name such as `Asia/Tokyo`, as the `timezone` prop does. */
   setTimezone(timezone: string): void;
 }
 

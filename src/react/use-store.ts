@@ -12,7 +12,9 @@ import { useCallback, useRef, useSyncExternalStore } from 'react';
  * changed. Both must be callable unbound (the core binds them).
  */
 export interface ExternalStore<Snapshot> {
+  /** Calls `listener` after each change; returns the function that stops it. */
   subscribe(listener: () => void): () => void;
+  /** The current state: the same object until something changed. */
   getSnapshot(): Snapshot;
 }
 

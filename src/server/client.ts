@@ -151,27 +151,34 @@ export interface Paginated<T> extends AsyncIterable<T> {
 
 /** A deployment as the deployments list answers it (fields beyond these are not published, §2.9). */
 export interface Deployment {
+  /** The deployment id. */
   id: number;
+  /** Its display name. */
   name?: string;
   [key: string]: unknown;
 }
 
 /** A folder as the folders list answers it (fields beyond these are not published, §2.9). */
 export interface Folder {
+  /** The folder id. */
   id: number;
+  /** Its name. */
   name: string;
   [key: string]: unknown;
 }
 
 /** A report as the reports list answers it (fields beyond these are not published, §2.9). */
 export interface Report {
+  /** The report id. */
   id: number;
+  /** Its name; `null` for an untitled report. */
   name?: string | null;
   [key: string]: unknown;
 }
 
 /** An embed tenant (fields beyond the name are not published, §2.9). */
 export interface EmbedTenant {
+  /** The embed tenant's unique name, such as `globex-corp`. */
   name: string;
   [key: string]: unknown;
 }
@@ -180,14 +187,18 @@ export interface EmbedTenant {
 export interface EmbedTenantUser {
   /** The `embedUserId` of member bodies (behaviour §4). */
   id: number;
+  /** The partner's own id of the user (lowercased by the service). */
   externalId: string;
   [key: string]: unknown;
 }
 
 /** A group scoped to an embed tenant (§4.3). */
 export interface EmbedTenantGroup {
+  /** The group id. */
   id: number;
+  /** The group name, unique in its embed tenant. */
   name: string;
+  /** Free text; `null` when none. */
   description?: string | null;
   [key: string]: unknown;
 }
@@ -196,13 +207,16 @@ export interface EmbedTenantGroup {
 export interface EmbedTenantGroupInput {
   /** Group name, unique within the embed tenant. */
   name: string;
+  /** Free text. */
   description?: string;
   [key: string]: unknown;
 }
 
 /** Body that changes an embed-tenant group: only the fields given change. */
 export interface EmbedTenantGroupPatch {
+  /** A new name. */
   name?: string;
+  /** A new description; `null` clears it. */
   description?: string | null;
   [key: string]: unknown;
 }
@@ -230,13 +244,16 @@ export interface WorkbookEmbedAccess {
  * or for all embed users when it is absent or `null`. Other fields pass through as given.
  */
 export interface WorkbookEmbedAccessInput {
+  /** What the embed users may do with the workbook. */
   action: EmbedAccessAction;
+  /** The embed tenant it applies to; all embed users when absent or `null`. */
   embedTenantName?: string | null;
   [key: string]: unknown;
 }
 
 /** Options of a raw call through {@link ServiceClient.request}. */
 export interface RawRequestOptions extends RequestOptions {
+  /** The HTTP method. */
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path below `{base_url}`, starting with `/`: `/api/v1/deployments/`. */
   path: string;

@@ -13,11 +13,13 @@ import { errorAnswer } from './transport';
 
 /** The members of Node's `IncomingMessage` (and Express's `req`) that the adapter uses. */
 export interface NodeRequestLike extends AsyncIterable<unknown> {
+  /** The HTTP method, such as `POST`. */
   method?: string | undefined;
   /** Path and query; below the mount point in Express sub-routers (then `originalUrl` has the whole). */
   url?: string | undefined;
   /** Express: the path and query as the client sent them. */
   originalUrl?: string | undefined;
+  /** Request headers as Node parses them (lower-case names). */
   headers: Record<string, string | string[] | undefined>;
   /** The connection; a TLS socket has `encrypted: true`, which makes `request.url` https. */
   socket?: object | null | undefined;
@@ -29,15 +31,25 @@ export interface NodeRequestLike extends AsyncIterable<unknown> {
 
 /** The members of Node's `ServerResponse` that the adapter uses. */
 export interface NodeResponseLike {
+  /** The status to send; set before the headers go out. */
   statusCode: number;
+  /** True once the status and headers went out. */
   readonly headersSent: boolean;
+  /** True once the whole answer was handed to the socket. */
   readonly writableFinished: boolean;
+  /** Sets one response header. */
   setHeader(name: string, value: string | readonly string[]): unknown;
+  /** Sends the status and headers at once, before the first body chunk (so a stream starts right away). */
   flushHeaders?(): void;
+  /** Writes a body chunk; `false` asks to wait for `drain` (backpressure). */
   write(chunk: Uint8Array): boolean;
+  /** Ends the answer. */
   end(): unknown;
+  /** Cuts the connection (an answer that failed mid-stream). */
   destroy(error?: Error): unknown;
+  /** `close`: the client left or the answer ended; `drain`: writing may go on. */
   on(event: 'close' | 'drain', listener: () => void): unknown;
+  /** Removes a listener added with `on`. */
   off(event: 'close' | 'drain', listener: () => void): unknown;
 }
 

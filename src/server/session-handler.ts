@@ -98,7 +98,9 @@ export type SessionHandlerOptions = SessionHandlerBaseOptions &
     | {
         /** A client from `createServiceClient` (only `generateSession` is used). */
         client: Pick<ServiceClient, 'generateSession'>;
+        /** Not with `client`: the client already has its base URL. */
         baseUrl?: never;
+        /** Not with `client`: the client already has its key. */
         apiKey?: never;
       }
     | ({ client?: never } & ServiceClientOptions)

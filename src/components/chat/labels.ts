@@ -43,6 +43,7 @@ export interface AgentChatLabels {
   showEarlier: (count: number) => string;
   /** Accessible names of the speakers. */
   user: string;
+  /** Names the agent's messages for screen readers. Default `Assistant`. */
   assistant: string;
   /** Summary of a `serviceMeta` call: what was searched. */
   metaSearch: (searchQuery: string) => string;

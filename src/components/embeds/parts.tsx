@@ -37,6 +37,7 @@ const cover: CSSProperties = { position: 'absolute', inset: 0 };
 export interface EmbedPlaceholderProps {
   /** What it says; announced politely to screen readers. */
   label: string;
+  /** Shown under the label (a spinner, a skeleton). */
   children?: ReactNode;
 }
 
@@ -52,7 +53,9 @@ export function EmbedPlaceholder({ label, children }: EmbedPlaceholderProps): Re
 
 /** Props of {@link EmbedRetryButton}. */
 export interface EmbedRetryButtonProps {
+  /** Loads the embed again with a new session. */
   retry: () => void;
+  /** The button's text. */
   label: string;
 }
 
@@ -71,7 +74,9 @@ export interface EmbedErrorStateProps {
   error: ServiceError | undefined;
   /** Loads the embed again with a new session. */
   retry: () => void;
+  /** The heading and the retry button text. */
   labels: Pick<EmbedLabels, 'errorTitle' | 'retry'>;
+  /** Shown under the retry button. */
   children?: ReactNode;
 }
 

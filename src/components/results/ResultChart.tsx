@@ -20,6 +20,7 @@ export interface ResultChartProps {
   title?: string;
   /** UI strings; see `SqlToolLabels`. */
   labels?: Partial<SqlToolLabels>;
+  /** Class names added to the root element's own. */
   className?: string;
 }
 

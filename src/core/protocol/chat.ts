@@ -79,7 +79,9 @@ export function isMessageId(value: string): boolean {
 
 /** A user attribute given to the chat user (2.8). Names must be configured beforehand. */
 export interface ChatUserAttribute {
+  /** The attribute name, as defined for the tenant. */
   name: string;
+  /** Its value for this user, of the attribute's type; `null` for none. */
   value: string | number | boolean | readonly string[] | readonly number[] | null;
 }
 
@@ -92,6 +94,7 @@ export interface SessionSettings {
   externalId?: string;
   /** Email address of an existing internal user. */
   internalId?: string;
+  /** Email of the external user. */
   email?: string;
   /** Exposed to access policies as `userAttributes.<name>`. Not allowed with `internalId`. */
   userAttributes?: readonly ChatUserAttribute[];
@@ -121,7 +124,7 @@ export interface ChatRequest {
   sessionSettings?: SessionSettings;
   /** Development branch the chat queries instead of the main branch. */
   activeBranchName?: string;
-  /** Whether `activeBranchName` is the default branch; see {@link resolveIsDefaultBranch}. */
+  /** Whether `activeBranchName` is the default branch; see `resolveIsDefaultBranch`. */
   isDefaultBranch?: boolean;
 }
 
@@ -223,6 +226,7 @@ export interface AbortRequest {
 
 /** A tool use carried by a stream message; `input` and `result` are JSON text (2.8). */
 export interface ToolCallWire {
+  /** The tool, such as `serviceSqlApi` or `serviceMeta`. */
   name: string;
   /** JSON text of the tool's input. */
   input: string;
@@ -232,12 +236,15 @@ export interface ToolCallWire {
 
 /** A chat message line as the service sends it (2.8). */
 export interface StreamMessage {
+  /** The message id; lines with the same id update one message. */
   id: string;
+  /** `user` for the echo of the question, `assistant` for everything the agent sends. */
   role: 'user' | 'assistant';
   /** Text; with `isDelta: true`, a chunk to append. */
   content?: string;
   /** Agent reasoning; with `isDelta: true`, a chunk to append. */
   thinking?: string;
+  /** The tool use this message reports: name, input and, once done, result. */
   toolCall?: ToolCallWire;
   /** Agent graph node that produced the message; `["final"]` marks the consolidated answer. */
   graphPath?: string[];
@@ -245,6 +252,7 @@ export interface StreamMessage {
   isDelta?: boolean;
   /** Still being generated. */
   isInProcess?: boolean;
+  /** Present on assistant messages (2.4): the message carries a structured answer rather than free text. */
   isStructuredResponse?: boolean;
   /** Ordering sequence. */
   sort?: number;
@@ -252,9 +260,13 @@ export interface StreamMessage {
 
 /** First line of a stream: whether the thread streams and its chat id (2.8). */
 export interface CutoffLine {
+  /** The sentinel id of this line. */
   id: '__cutoff__';
+  /** Always `assistant` when present. */
   role?: 'assistant';
+  /** The thread's id, and whether an answer is still running (a replay continues live). */
   state: { isStreaming: boolean; chatId: string };
+  /** Ordering sequence of the line. */
   sort?: number;
 }
 
@@ -263,59 +275,87 @@ export interface CutoffLine {
  * (service-behaviour 1), so it stays `unknown[]`: never rely on its shape.
  */
 export interface StateLine {
+  /** The sentinel id of this line. */
   id: '__state__';
+  /** Always `assistant` when present. */
   role?: 'assistant';
+  /** The thread's state as the service holds it. */
   state: { messages?: unknown[]; [key: string]: unknown };
+  /** Whether the state is a delta. */
   isDelta?: boolean;
+  /** Ordering sequence of the line. */
   sort?: number;
 }
 
 /** Ends a stream that was aborted (service-behaviour 1). */
 export interface AbortedLine {
+  /** The sentinel id of this line. */
   id: '__aborted__';
+  /** Always `abort`. */
   type: 'abort';
+  /** Always `chat_aborted`. */
   code: 'chat_aborted';
+  /** The service's message. */
   error: string;
 }
 
 /** The server restarted: resend the same body to resume (service-behaviour 1). */
 export interface SuspendedLine {
+  /** The sentinel id of this line. */
   id: '__suspended__';
+  /** Always `suspend`. */
   type: 'suspend';
+  /** Always `chat_suspended`. */
   code: 'chat_suspended';
+  /** Whether sending the same request again resumes the answer. */
   retryable: boolean;
+  /** The `messageId` of the request to send again. */
   messageId?: string;
+  /** The service's message. */
   error: string;
 }
 
 /** Token usage of the request; always the last line (service-behaviour 1). */
 export interface Usage {
+  /** The models the answer used. */
   models: string[];
+  /** How many model calls the answer took. */
   llmCalls: number;
+  /** Tokens sent to the models. */
   inputTokens: number;
+  /** Tokens the models generated. */
   outputTokens: number;
+  /** Input tokens written to the prompt cache. */
   cacheWriteTokens: number;
+  /** Input tokens read from the prompt cache. */
   cacheReadTokens: number;
+  /** All tokens of the answer. */
   totalTokens: number;
 }
 
 /** Last line of every stream (service-behaviour 1). */
 export interface UsageLine {
+  /** The sentinel id of this line, always the last of a response. */
   id: '__usage__';
+  /** Always `usage`. */
   type: 'usage';
+  /** The answer's token usage. */
   usage: Usage;
 }
 
 /** An error after streaming started: `{"error": "<message>"}` with no other field. */
 export interface ErrorLine {
+  /** What went wrong. */
   error: string;
 }
 
 /** Authentication failure: a JSON-RPC 2.0 error object as the whole HTTP 200 body (service-behaviour 1). */
 export interface RpcErrorLine {
+  /** The JSON-RPC version, `2.0`. */
   jsonrpc: string;
   /** Treated as an authentication failure whatever its fields hold (service-behaviour 1). */
   error: { code: number; message: string; data?: unknown };
+  /** The JSON-RPC request id, when any. */
   id?: string | number | null;
 }
 

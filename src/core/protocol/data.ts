@@ -32,12 +32,15 @@ export const AUTHORIZATION_HEADER_NOT_SET = "Authorization header isn't set";
 
 /** Body of a 400: the query itself is wrong (unknown member, bad SQL...). */
 export interface UserErrorBody {
+  /** Always `UserError`. */
   type: 'UserError';
+  /** The service's message: what is wrong with the query. */
   error: string;
 }
 
 /** Body of a 403 or 500, and of `Continue wait`. */
 export interface DataErrorBody {
+  /** The service's message. */
   error: string;
 }
 
@@ -74,7 +77,9 @@ export interface CubeSqlRequest {
 
 /** A column of a SQL result; `column_type` values look like `String`, `Int64`, `Double`, `Timestamp`, `Boolean`. */
 export interface CubeSqlColumn {
+  /** Column name. */
   name: string;
+  /** SQL type of the column. */
   column_type: string;
 }
 
@@ -90,6 +95,7 @@ export type CubeSqlRow = CubeSqlCell[];
 
 /** First line of the stream. */
 export interface CubeSqlSchemaLine {
+  /** The columns, in order. */
   schema: CubeSqlColumn[];
   /** ISO time of the last refresh of the data, when known. */
   lastRefreshTime?: string;
@@ -97,15 +103,17 @@ export interface CubeSqlSchemaLine {
 
 /** A following line: one or more rows. */
 export interface CubeSqlDataLine {
+  /** A batch of rows. */
   data: CubeSqlRow[];
 }
 
 /** An error line; may arrive after the schema and data lines started. */
 export interface CubeSqlErrorLine {
+  /** The service's message. */
   error: string;
 }
 
-/** One line of the SQL stream, classified by {@link classifyCubeSqlLine}. */
+/** One line of the SQL stream, classified by `classifyCubeSqlLine`. */
 export type CubeSqlLine =
   | { kind: 'schema'; schema: CubeSqlColumn[]; lastRefreshTime?: string }
   | { kind: 'data'; rows: CubeSqlRow[] }
@@ -192,12 +200,14 @@ export const FILTER_OPERATORS = [
   'afterOrOnDate',
 ] as const;
 
-/** A filter operator; see {@link FILTER_OPERATORS}. */
+/** A filter operator; see `FILTER_OPERATORS`. */
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 /** A filter on one member (`view.member`). Values are strings, dates as ISO `YYYY-MM-DD`. */
 export interface MemberFilter {
+  /** The member filtered, `view.member`. */
   member: string;
+  /** How it is compared with `values`. */
   operator: FilterOperator;
   /** Omitted for `set` and `notSet`. */
   values?: string[];
@@ -205,11 +215,13 @@ export interface MemberFilter {
 
 /** All of the filters must hold. */
 export interface AndFilter {
+  /** Filters that must all hold. */
   and: Filter[];
 }
 
 /** At least one of the filters must hold. */
 export interface OrFilter {
+  /** Filters of which one must hold. */
   or: Filter[];
 }
 
@@ -230,6 +242,7 @@ export type TimeGranularity =
 
 /** A time dimension: grouped by `granularity`, restricted to `dateRange`. */
 export interface TimeDimension {
+  /** The time dimension, `view.dimension`. */
   dimension: string;
   /** Omit to filter by `dateRange` without grouping by time. */
   granularity?: TimeGranularity;
@@ -242,15 +255,21 @@ export type OrderDirection = 'asc' | 'desc';
 
 /** JSON query of `/v1/load`. Member names are `view.member`. */
 export interface LoadQuery {
+  /** Measures to compute, `view.measure`. */
   measures?: string[];
+  /** Dimensions to group by, `view.dimension`. */
   dimensions?: string[];
   /** Named segments (predefined filters) of the data model. */
   segments?: string[];
+  /** Time dimensions with their granularity and date range. */
   timeDimensions?: TimeDimension[];
+  /** Filters on members. */
   filters?: Filter[];
   /** `{ 'orders.count': 'desc' }`, or pairs to fix the order among several members. */
   order?: Record<string, OrderDirection> | Array<[string, OrderDirection]>;
+  /** Most rows returned. */
   limit?: number;
+  /** Rows skipped first. */
   offset?: number;
   /** IANA time zone for time dimensions. Default: UTC. */
   timezone?: string;
@@ -264,17 +283,24 @@ export type LoadRow = Record<string, string | number | boolean | null>;
 
 /** What the service says about one member of the result. */
 export interface MemberAnnotation {
+  /** Human title. */
   title?: string;
+  /** Short title. */
   shortTitle?: string;
+  /** Data type. */
   type?: string;
   [key: string]: unknown;
 }
 
 /** Annotation of a load result, per member name. */
 export interface LoadAnnotation {
+  /** Titles and types of the measures, by name. */
   measures: Record<string, MemberAnnotation>;
+  /** Of the dimensions. */
   dimensions: Record<string, MemberAnnotation>;
+  /** Of the segments. */
   segments: Record<string, MemberAnnotation>;
+  /** Of the time dimensions. */
   timeDimensions: Record<string, MemberAnnotation>;
 }
 
@@ -282,8 +308,11 @@ export interface LoadAnnotation {
 export interface LoadResponse<Row = LoadRow> {
   /** The query as the service normalised it. */
   query: LoadQuery & Record<string, unknown>;
+  /** The rows, one object per row keyed by member. */
   data: Row[];
+  /** Titles and types of the members in `data`. */
   annotation: LoadAnnotation;
+  /** When the data was last refreshed, ISO 8601. */
   lastRefreshTime?: string;
   [key: string]: unknown;
 }
@@ -294,9 +323,11 @@ export interface LoadResponse<Row = LoadRow> {
  * `compareDateRangeQuery`; older servers sent `multi`.
  */
 export interface MultiLoadResponse<Row = LoadRow> {
+  /** Which kind of query answered. */
   queryType: 'multi' | 'regularQuery' | 'blendingQuery' | 'compareDateRangeQuery' | (string & {});
   /** The query a client pivots the results by (`regularQuery` and `blendingQuery` answers). */
   pivotQuery?: LoadQuery & Record<string, unknown>;
+  /** One answer per query. */
   results: LoadResponse<Row>[];
   [key: string]: unknown;
 }
@@ -322,35 +353,50 @@ export function isMultiLoadResponse(value: unknown): value is MultiLoadResponse 
 
 /** A measure in the metadata. */
 export interface MetaMeasure {
+  /** `view.measure`. */
   name: string;
+  /** Human title. */
   title?: string;
+  /** Short title. */
   shortTitle?: string;
+  /** Data type. */
   type?: string;
+  /** Aggregation (`sum`, `count`...). */
   aggType?: string;
   [key: string]: unknown;
 }
 
 /** A dimension in the metadata; `type` is `string`, `number`, `time`, `boolean`. */
 export interface MetaDimension {
+  /** `view.dimension`. */
   name: string;
+  /** Human title. */
   title?: string;
+  /** Data type (`string`, `number`, `time`...). */
   type?: string;
   [key: string]: unknown;
 }
 
 /** A cube or view of the data model. */
 export interface MetaCube {
+  /** The cube or view name. */
   name: string;
+  /** Human title. */
   title?: string;
+  /** A cube of the model, or a view over cubes. */
   type: 'cube' | 'view';
+  /** Its measures. */
   measures: MetaMeasure[];
+  /** Its dimensions. */
   dimensions: MetaDimension[];
+  /** Its segments. */
   segments: unknown[];
   [key: string]: unknown;
 }
 
 /** Answer of `GET /v1/meta`. */
 export interface MetaResponse {
+  /** The cubes and views the caller may query. */
   cubes: MetaCube[];
   [key: string]: unknown;
 }

@@ -40,7 +40,7 @@ export type EmbedDirection = 'event' | 'action';
 
 /** Fields every event carries (6.1); `surface` is always present on events. */
 export interface EmbedEventEnvelope<TType extends string, TPayload> {
-  /** Always {@link EMBED_SOURCE}. */
+  /** Always `EMBED_SOURCE`. */
   source: typeof EMBED_SOURCE;
   /** Always `event`. */
   direction: 'event';
@@ -56,7 +56,7 @@ export interface EmbedEventEnvelope<TType extends string, TPayload> {
 
 /** Fields every action carries (6.1); actions never carry `surface`. */
 export interface EmbedActionEnvelope<TType extends string, TPayload> {
-  /** Always {@link EMBED_SOURCE}. */
+  /** Always `EMBED_SOURCE`. */
   source: typeof EMBED_SOURCE;
   /** Always `action`. */
   direction: 'action';
@@ -177,13 +177,21 @@ export interface ErrorPayload {
 
 /** Payload of each known event type (6.2). */
 export interface EmbedEventPayloads {
+  /** The embed authenticated and mounted: once per session, the first event. */
   'service:event:ready': ReadyPayload;
+  /** A surface is viewed: on load and on each navigation inside the embed. */
   'service:event:view': ViewPayload;
+  /** The viewer navigated inside the embed. */
   'service:event:navigate': NavigatePayload;
+  /** Every widget of the dashboard rendered (after `ready`, which comes before data). */
   'service:event:dashboard-loaded': DashboardLoadedPayload;
+  /** The viewer exported data or an image (never carries the rows). */
   'service:event:download': DownloadPayload;
+  /** The viewer drilled into a measure. */
   'service:event:drilldown': DrilldownPayload;
+  /** The viewer ran an AI query, and its progress. */
   'service:event:ai-query': AiQueryPayload;
+  /** The embed surfaced an error; `fatal` when the whole surface went down. */
   'service:event:error': ErrorPayload;
 }
 
@@ -247,6 +255,7 @@ export interface EmbedTheme {
 
 /** `service:action:set-color-scheme`: switch the color scheme. */
 export interface SetColorSchemePayload {
+  /** `light`, `dark`, or `auto` (the OS preference). */
   scheme: ColorScheme;
 }
 
@@ -255,7 +264,7 @@ export type SetThemePayload = EmbedTheme;
 
 /** `service:action:set-locale`: switch the UI language. */
 export interface SetLocalePayload {
-  /** A full code (`es-MX`), short code (`es`) or regional variant (`es-AR`); see {@link resolveLocale}. */
+  /** A full code (`es-MX`), short code (`es`) or regional variant (`es-AR`); see `resolveLocale`. */
   locale: string;
 }
 
@@ -270,6 +279,7 @@ export interface SetFilterPayload {
 
 /** `service:action:navigate`: navigate to an in-embed path. */
 export interface NavigateActionPayload {
+  /** A path of the embed app, such as `/dashboard/sales-overview`. */
   path: string;
 }
 
@@ -287,19 +297,28 @@ export interface SetTimezonePayload {
  * Modelled loosely: any object, with `sessionId` a string when present.
  */
 export interface SetSessionPayload {
+  /** The new session id. */
   sessionId?: string;
   [key: string]: unknown;
 }
 
 /** Payload of each action type (6.3; service-behaviour 2). */
 export interface EmbedActionPayloads {
+  /** Switch the colour scheme. */
   'service:action:set-color-scheme': SetColorSchemePayload;
+  /** Apply a brand theme. */
   'service:action:set-theme': SetThemePayload;
+  /** Change the UI language. */
   'service:action:set-locale': SetLocalePayload;
+  /** Replace the dashboard filters. */
   'service:action:set-filter': SetFilterPayload;
+  /** Navigate to a path inside the embed. */
   'service:action:navigate': NavigateActionPayload;
+  /** Run the queries again. */
   'service:action:refresh': RefreshPayload;
+  /** Change the time zone dates are shown in. */
   'service:action:set-timezone': SetTimezonePayload;
+  /** Hand the page a new session (payload not published by the service). */
   'service:action:set-session': SetSessionPayload;
 }
 
@@ -577,7 +596,7 @@ const envelopeRules = (direction: EmbedDirection, prefix: string): { readonly [f
 const eventEnvelope = shape({ ...envelopeRules('event', EMBED_EVENT_PREFIX), surface });
 const actionEnvelope = shape(envelopeRules('action', EMBED_ACTION_PREFIX));
 
-/** The outcome of {@link parseEmbedEvent} or {@link parseEmbedAction}. */
+/** The outcome of {@link parseEmbedEvent} or `parseEmbedAction`. */
 export type EmbedParseResult<TKnown, TUnknown> =
   | { kind: 'known'; message: TKnown }
   | { kind: 'unknown'; message: TUnknown }
@@ -651,7 +670,7 @@ export type EmbedActionInit = {
   [T in EmbedActionType]: { type: T; timestamp?: number } & PayloadField<EmbedActionPayloads[T]>;
 }[EmbedActionType];
 
-/** What {@link createEmbedEvent} needs: the `surface`, the `type`, its `payload` and optionally the `timestamp`. */
+/** What `createEmbedEvent` needs: the `surface`, the `type`, its `payload` and optionally the `timestamp`. */
 export type EmbedEventInit = {
   [T in EmbedEventType]: { surface: Surface; type: T; timestamp?: number } & PayloadField<EmbedEventPayloads[T]>;
 }[EmbedEventType];

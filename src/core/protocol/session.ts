@@ -62,11 +62,11 @@ export function groupsNotFoundMessage(missing: readonly string[]): string {
  * on a stable `code` rather than match messages themselves.
  */
 export const SESSION_ERROR_CODES = {
-  /** {@link USER_ATTRIBUTES_NOT_FOUND}: an attribute name is not in the catalog (read-only mode). */
+  /** `USER_ATTRIBUTES_NOT_FOUND`: an attribute name is not in the catalog (read-only mode). */
   userAttributesNotFound: 'user_attributes_not_found',
-  /** {@link groupsNotFoundMessage}: group names that do not exist. */
+  /** `groupsNotFoundMessage`: group names that do not exist. */
   groupsNotFound: 'groups_not_found',
-  /** {@link CANNOT_CHANGE_TYPE}: an attribute definition changes an existing type; nothing was upserted. */
+  /** `CANNOT_CHANGE_TYPE`: an attribute definition changes an existing type; nothing was upserted. */
   cannotChangeType: 'cannot_change_type',
 } as const;
 
@@ -86,7 +86,7 @@ export function sessionErrorCode(message: string): SessionErrorCode | undefined 
 }
 
 /**
- * A fuller message for §4.2 rule 4 that still contains {@link CANNOT_CHANGE_TYPE}, for the
+ * A fuller message for §4.2 rule 4 that still contains `CANNOT_CHANGE_TYPE`, for the
  * emulator: `User attribute "plan" is string: cannot change type to number`.
  */
 export function attributeTypeChangeMessage(
@@ -195,6 +195,7 @@ export interface EmbedSessionSettings {
 
 /** Profile of the embed tenant (§4.2 rule 10); fields beyond `displayName` are not published. */
 export interface EmbedTenantProfile {
+  /** Name of the embed tenant shown to its users. */
   displayName?: string;
   [key: string]: unknown;
 }
@@ -219,7 +220,7 @@ export interface SessionRequest {
   /** Display name and avatar; not allowed with `internalId`. */
   userProfile?: UserProfile;
   /**
-   * Embed tenant the user belongs to; {@link EMBED_TENANT_NAME_PATTERN}. Default: the current tenant.
+   * Embed tenant the user belongs to; `EMBED_TENANT_NAME_PATTERN`. Default: the current tenant.
    * Required when definitions are given.
    */
   embedTenantName?: string;
@@ -256,11 +257,13 @@ export interface SessionRequest {
 
 /** Response of generate-session: a single-use id for the embed URL, exchanged within 5 minutes. */
 export interface SessionResponse {
+  /** The session id: single-use, exchanged within 5 minutes. */
   sessionId: string;
 }
 
 /** Body of `POST /api/v1/embed/session/revoke` (behaviour §4): answers 204 whether or not it existed. */
 export interface RevokeSessionRequest {
+  /** The session to revoke. */
   sessionId: string;
 }
 

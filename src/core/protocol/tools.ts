@@ -51,46 +51,65 @@ export function defaultChartConfig(): Record<string, unknown> {
 
 /** A member of a cube or view in a `serviceMeta` result. */
 export interface MetaSearchMember {
+  /** Fully qualified member name, `view.member`. */
   name: string;
+  /** Human title. */
   title: string;
+  /** What the member means, when the model says. */
   description?: string;
+  /** Data type of the member. */
   type: 'string' | 'number' | 'time' | 'boolean' | (string & {});
+  /** Aggregation of a measure (`sum`, `count`...). */
   aggType?: string;
 }
 
 /** A cube or view in a `serviceMeta` result. */
 export interface MetaSearchCube {
+  /** The view or cube name. */
   name: string;
   /** For example `view`. */
   type: string;
+  /** Human title. */
   title: string;
+  /** Its members that matched the search. */
   members: MetaSearchMember[];
 }
 
 /** Input of `serviceMeta` (2.8). */
 export interface ServiceMetaInput {
+  /** What the agent searched the model for. */
   searchQuery: string;
 }
 
 /** Result of `serviceMeta` (2.8). */
 export interface ServiceMetaResult {
+  /** Views and members that matched. */
   cubes: MetaSearchCube[];
+  /** The search, as asked. */
   searchQuery: string;
 }
 
 /** Input of `serviceSqlApi` (2.8); `vegaSpec` is Vega-Lite v5 JSON text when a chart was made. */
 export interface ServiceSqlApiInput {
+  /** The SQL the agent runs (`MEASURE(view.measure)` for measures). */
   sqlQuery: string;
+  /** A title for the result, shown over the table. */
   queryTitle: string;
+  /** What the query computes. */
   description: string;
+  /** The part of the question this query answers. */
   userRequest: string;
+  /** The agent's own reference for the query. */
   memoryId: string;
+  /** A Vega-Lite v5 spec as JSON text, without data, when the agent charts the result. */
   vegaSpec?: string;
 }
 
 /** A result column of `serviceSqlApi`; `column_type` looks like `String`, `Int64`, `Double`, `Timestamp`, `Boolean`. */
 export interface SqlColumn {
+  /** Column name. */
   name: string;
+  /** SQL type of the column, such as `NUMERIC` or `TIMESTAMP`. */
   column_type: string;
 }
 
@@ -99,20 +118,31 @@ export interface SqlColumn {
  * (numbers too); `totalRows` tells whether more exist. `vegaSpec` holds no data: the data is `data`.
  */
 export interface ServiceSqlApiResult {
+  /** The SQL that ran. */
   sqlQuery: string;
+  /** Title of the result. */
   queryTitle: string;
+  /** What the query computes. */
   description: string;
+  /** The part of the question it answers. */
   userRequest: string;
+  /** The columns, in order. */
   schema: SqlColumn[];
+  /** The rows (at most 100), each an array of values in `schema` order. */
   data: unknown[][];
+  /** How many rows the query returned in all; more than `data` holds when capped. */
   totalRows: number;
+  /** Id of this result. */
   uuid: string;
+  /** The chart of the result: a Vega-Lite v5 spec as JSON text, without data (the data is `data`). */
   vegaSpec?: string;
 }
 
 /** The older result shape of some documentation examples: rows as objects, plus an annotation. */
 export interface LegacyQueryResult {
+  /** The rows, one object per row. */
   data: Record<string, unknown>[];
+  /** Member annotations, as the data API gives them. */
   annotation?: unknown;
 }
 
@@ -193,7 +223,9 @@ export function parseToolCall(toolCall: ToolCallWire): ParsedToolCall {
 
 /** A table to render: column names with an optional type, and rows of cell values. */
 export interface ResultTable {
+  /** The columns, with their SQL type when known. */
   columns: { name: string; type?: string }[];
+  /** The rows received, each an array in column order. */
   rows: unknown[][];
   /** Rows the query produced in all; more than `rows.length` when the result was capped. */
   totalRows: number;

@@ -19,22 +19,31 @@ export type WorkbookType = (typeof WORKBOOK_TYPES)[number];
 
 /** One ancestor of the folder that holds a workbook (§2.1 `folderPath`). */
 export interface FolderPathEntry {
+  /** Folder id. */
   id: number;
+  /** Folder name. */
   name: string;
 }
 
 /** Owner of a resource (§2.6). */
 export interface ResourceOwner {
+  /** User id. */
   id: number;
+  /** Email address. */
   email: string;
+  /** First name, when known. */
   firstName?: string | null;
+  /** Avatar URL, when any. */
   picture?: string | null;
 }
 
 /** A workbook (§2.1). */
 export interface Workbook {
+  /** Workbook id. */
   id: number;
+  /** Its deployment. */
   deploymentId: number;
+  /** Workbook name. */
   name: string;
   /** Free-form metadata; the upsert merges into it (§4.1 rule 2). */
   meta: Record<string, unknown>;
@@ -43,18 +52,27 @@ export interface Workbook {
   createdAt: string;
   /** ISO `date` or `date-time`. */
   updatedAt: string;
+  /** Kind of workbook. */
   type: WorkbookType;
+  /** Id of the user who created it. */
   createdBy?: number;
+  /** The dashboard being edited, not yet published. */
   dashboardDraft?: DashboardConfig | null;
+  /** The configuration last published. */
   dashboardPublished?: DashboardConfig | null;
+  /** Its folder; `null` at the top. */
   folderId?: number | null;
   /** Ancestor chain of the containing folder, outermost first. */
   folderPath?: FolderPathEntry[];
+  /** Whether the caller marked it as a favourite. */
   isFavorite?: boolean | null;
+  /** The published dashboard, with its public id. */
   publishedDashboard?: Dashboard | null;
   /** Deployment-scoped stable identity; stored normalised ({@link normalizeSlug}). */
   slug?: string | null;
+  /** Its owner. */
   user?: ResourceOwner | null;
+  /** Its owner's id. */
   userId?: number | null;
 }
 
@@ -67,6 +85,7 @@ export interface CreateWorkbookInput {
   folderId?: number | null;
   /** Merged into the existing metadata; a `dashboardDraft` in it is validated as a {@link DashboardConfig}. */
   meta?: Record<string, unknown> | null;
+  /** Workbook name. */
   name?: string | null;
 }
 
@@ -100,9 +119,13 @@ export interface DashboardLayout {
 
 /** Position of a widget on the grid, in grid units (§2.3); all integers, all required. */
 export interface WidgetPosition {
+  /** Column of the left edge, in grid units. */
   x: number;
+  /** Row of the top edge, in grid units. */
   y: number;
+  /** Width, in grid columns. */
   w: number;
+  /** Height, in grid rows. */
   h: number;
 }
 
@@ -117,9 +140,13 @@ export interface ResponsiveLayouts {
 
 /** A widget of a classic dashboard (§2.3). `config` and `style` are not published (§2.9). */
 export interface DashboardWidget {
+  /** Widget id, unique in the dashboard. */
   id: string;
+  /** Kind of widget. */
   type: WidgetType;
+  /** Where it sits on the grid. */
   position: WidgetPosition;
+  /** The widget's settings (query, chart type, text...). */
   config?: Record<string, unknown> | null;
   style?: Record<string, unknown> | null;
   responsiveLayouts?: ResponsiveLayouts | null;
@@ -137,7 +164,7 @@ export interface DashboardAppManifest {
 
 /** Source of a dashboard of kind `APP` (§2.3). */
 export interface DashboardAppSource {
-  /** Entry file path, at most {@link MAX_APP_ENTRY_LENGTH} characters. */
+  /** Entry file path, at most `MAX_APP_ENTRY_LENGTH` characters. */
   entry?: string | null;
   /** File path to file contents. */
   files?: Record<string, string> | null;
@@ -150,13 +177,19 @@ export interface DashboardAppSource {
  * (`meta.dashboardDraft`), in which `widgets` is optional too.
  */
 export interface DashboardConfig {
+  /** `CLASSIC` (widgets on a grid) or `APP` (an HTML app). */
   kind?: DashboardKind | null;
+  /** Dashboard title. */
   title?: string | null;
+  /** Description. */
   description?: string | null;
+  /** The grid. */
   layout?: DashboardLayout | null;
+  /** The widgets of a classic dashboard. */
   widgets?: DashboardWidget[] | null;
   settings?: Record<string, unknown> | null;
   theme?: Record<string, unknown> | null;
+  /** The source of an app dashboard. */
   app?: DashboardAppSource | null;
 }
 
@@ -172,7 +205,9 @@ export type ReportKind = (typeof REPORT_KINDS)[number];
 
 /** Column number formats of a report (§2.5 `preferences.columnFormats`). */
 export interface ColumnFormat {
+  /** How values are shown. */
   type: 'currency' | 'percent' | 'number';
+  /** Digits after the decimal point. */
   decimalPlaces?: number | null;
 }
 
@@ -186,13 +221,21 @@ export interface PeriodComparison {
 
 /** A report as frozen in a dashboard version (§2.5). */
 export interface ReportSnapshot {
+  /** Snapshot id. */
   id: number;
+  /** The report it is a version of. */
   reportId: number;
+  /** The report's version. */
   versionNumber: number;
+  /** Report name. */
   name?: string | null;
+  /** Title shown on the dashboard. */
   title?: string | null;
+  /** Description. */
   description?: string | null;
+  /** The SQL it runs. */
   sqlQuery?: string | null;
+  /** Kind of report. */
   kind?: ReportKind | null;
   meta?: Record<string, unknown> | null;
   spec?: string | Record<string, unknown> | null;
@@ -203,21 +246,34 @@ export interface ReportSnapshot {
 
 /** A published dashboard (§2.4); `publicId` is what embed URLs name. */
 export interface Dashboard {
+  /** Dashboard id. */
   id: number;
+  /** Public id: what embeds and links use. */
   publicId: string;
+  /** Its deployment. */
   deploymentId: number;
+  /** The workbook it belongs to. */
   workbookId: number;
+  /** `draft`, `published` or `archived`. */
   status: DashboardStatus;
   /** Whether signed embedding is enabled for it. */
   allowEmbed: boolean;
+  /** Its widgets and layout. */
   config: DashboardConfig;
+  /** Published version number. */
   versionNumber: number;
+  /** Id of that version. */
   versionId: number;
+  /** The reports its widgets show, as published. */
   reportSnapshots: ReportSnapshot[];
+  /** Id of the user who created it. */
   createdBy?: number | null;
+  /** Dashboard title. */
   title?: string | null;
+  /** Description. */
   description?: string | null;
   fromSharedWorkspace?: boolean | null;
+  /** Whether viewers are kept from downloading data. */
   restrictDataDownload?: boolean | null;
   useBoardDashboards?: boolean | null;
 }
@@ -369,7 +425,7 @@ const DashboardConfigSchema = objectWith(
 
 /**
  * Checks a dashboard config (§2.3, input form) such as `meta.dashboardDraft`: enums, integer grid
- * values, required widget fields, `app.entry` at most {@link MAX_APP_ENTRY_LENGTH} characters.
+ * values, required widget fields, `app.entry` at most `MAX_APP_ENTRY_LENGTH` characters.
  * Unknown fields pass through. `path` prefixes each problem (default `dashboardConfig`).
  */
 export function validateDashboardConfig(
@@ -393,7 +449,7 @@ const CreateWorkbookInputSchema = objectWith(
 /**
  * Checks the upsert body (§2.2). The body is optional: `undefined` is valid and yields `{}`, which
  * the service treats the same as no body. A `meta.dashboardDraft` is checked with
- * {@link validateDashboardConfig} (§4.1 rule 2). Unknown fields pass through.
+ * `validateDashboardConfig` (§4.1 rule 2). Unknown fields pass through.
  */
 export function validateCreateWorkbookInput(input: unknown): ValidationResult<CreateWorkbookInput> {
   if (input === undefined) return { ok: true, value: {} };
@@ -605,19 +661,25 @@ export interface CursorPageParams {
 
 /** Cursor block of a list page. */
 export interface PageInfo {
+  /** Whether a page follows. */
   hasNextPage: boolean;
+  /** Whether a page precedes. */
   hasPreviousPage: boolean;
+  /** Cursor of the first item; `null` on an empty page. */
   startCursor: string | null;
+  /** Cursor of the last item: pass it as `after` for the next page. */
   endCursor: string | null;
 }
 
 /**
  * A page of a management list. Current responses carry `items` and `pageInfo`; the deprecated
  * `data` and `count` (0.1.0, 0.1.1) are still populated by some, and the deployments list has
- * `items` without `pageInfo`. Read it with {@link pageItems} and {@link nextPageCursor}.
+ * `items` without `pageInfo`. Read it with `pageItems` and `nextPageCursor`.
  */
 export interface ListPage<T> {
+  /** The items of this page. */
   items?: T[];
+  /** Where this page stands. */
   pageInfo?: PageInfo;
   /** @deprecated Use `items`. */
   data?: T[];
@@ -655,7 +717,9 @@ export const UPSERT_BRANCH_CHANGED = 'upsert_branch_changed';
 
 /** Error body of the management API: `{ error }`, plus `code` where the interface names one. */
 export interface ManagementErrorBody {
+  /** The service's message. */
   error: string;
+  /** A machine-readable code, such as `upsert_branch_changed`. */
   code?: string;
 }
 

@@ -18,12 +18,17 @@ export type DimensionType = 'string' | 'number' | 'time' | 'boolean';
 
 /** A dimension: a column of the view. */
 export interface DimensionModel {
+  /** Dimension name within its view. */
   readonly name: string;
+  /** Human title. */
   readonly title: string;
+  /** What it holds. */
   readonly description: string;
+  /** Data type. */
   readonly type: DimensionType;
   /** SQL over the raw table aliases of the view's `from` (`o`, `c`, `p`). */
   readonly sql: string;
+  /** True for the view's primary key. */
   readonly primaryKey?: boolean;
 }
 
@@ -32,10 +37,15 @@ export type Aggregation = 'count' | 'sum' | 'avg' | 'countDistinct' | 'min' | 'm
 
 /** A measure: an aggregate over dimensions of its view. */
 export interface MeasureModel {
+  /** Measure name within its view. */
   readonly name: string;
+  /** Human title. */
   readonly title: string;
+  /** Short title. */
   readonly shortTitle: string;
+  /** What it computes. */
   readonly description: string;
+  /** How rows are aggregated. */
   readonly aggType: Aggregation;
   /** Dimension aggregated; omitted for `count` (rows). */
   readonly dimension?: string;
@@ -47,12 +57,17 @@ export interface MeasureModel {
 
 /** A view of the semantic layer. */
 export interface ViewModel {
+  /** View name (`orders`, `customers`, `products`). */
   readonly name: string;
+  /** Human title. */
   readonly title: string;
+  /** What one row is. */
   readonly description: string;
   /** `FROM` clause over the raw tables. */
   readonly from: string;
+  /** Its dimensions. */
   readonly dimensions: readonly DimensionModel[];
+  /** Its measures. */
   readonly measures: readonly MeasureModel[];
 }
 

@@ -113,9 +113,13 @@ export interface EmbedPageConfig {
 
 /** One widget in {@link EmbedPageState}. */
 export interface EmbedPageWidgetState {
+  /** Widget id in the dashboard config. */
   id: string;
+  /** Widget type, such as `chart` or `table`. */
   type: string;
+  /** Its visible title. */
   title: string;
+  /** Whether its query is running, answered or failed. */
   status: 'loading' | 'ready' | 'error';
   /** Rows of the last result (chart and table widgets). */
   rowCount?: number;
@@ -142,15 +146,19 @@ export interface EmbedPageState {
   seq: number;
   /** What caused it: `mount`, `render`, or the action type that was applied. */
   reason: string;
+  /** The colour scheme asked for (URL, session or action). */
   colorScheme: 'light' | 'dark' | 'auto';
   /** The scheme in effect (`auto` resolved through `prefers-color-scheme`). */
   appliedScheme: 'light' | 'dark';
   /** Computed colors and theme values of the page. */
   computed: { background: string; text: string; primary: string; borderRadius: string; fontFamily: string };
+  /** The locale in effect. */
   locale: string;
   /** `lang` of the document. */
   lang: string;
+  /** The time zone in effect, an IANA name. */
   timezone: string;
+  /** The path the page shows (what `navigate` and `view` events carry). */
   path: string;
   /** Text of the visible main heading. */
   heading: string;
@@ -166,6 +174,7 @@ export interface EmbedPageState {
   refreshedText: string;
   /** Text of the time zone line. */
   timezoneText: string;
+  /** The widgets on screen, in order. */
   widgets: EmbedPageWidgetState[];
   /** Which optional parts are shown: the URL's switches, and the dashboard's chat launcher. */
   visible: EmbedSwitches & { chatLauncher: boolean };

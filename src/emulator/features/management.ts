@@ -424,6 +424,7 @@ function pendingConflicts(context: EmulatorContext): Map<string, number> {
 
 /** Options of {@link injectUpsertConflict}. */
 export interface InjectUpsertConflictOptions {
+  /** Deployment of the workbook. */
   deploymentId: number;
   /** Slug as a client would send it; normalised here. */
   slug: string;
@@ -492,6 +493,7 @@ function concurrentWrite(context: EmulatorContext, deploymentId: number, slug: s
 
 /** What an {@link UpsertGapHook} is told about the upsert waiting in the gap. */
 export interface UpsertGapInfo {
+  /** Deployment of the workbook. */
   deploymentId: number;
   /** Normalised slug. */
   slug: string;
