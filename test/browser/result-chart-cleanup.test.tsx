@@ -5,7 +5,8 @@
  * Each test fails if the chart stopped calling `finalize()` or stopped checking for unmount.
  *
  * The first test must run before anything in this file loads vega (each browser test file runs
- * in its own page): it unmounts while the `import()` of vega-embed is still pending.
+ * in its own page): it checks that nothing of vega was fetched before a chart appeared, and
+ * unmounts while the `import()` of vega-embed is still pending.
  */
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -102,6 +103,9 @@ function tooltipShown(): HTMLElement | null {
 describe('ResultChart lets go of its Vega view on unmount (real Chromium)', () => {
   it('unmounted while vega is still loading, it builds no view and reports no error', async () => {
     const errors = await pageErrors(async () => {
+      // Nothing of vega is fetched before a chart appears (issue 9: loaded with import() on first use).
+      const vegaRequests = () => performance.getEntriesByType('resource').filter((entry) => /vega-(embed|lite|interpreter)/.test(entry.name));
+      expect(vegaRequests()).toEqual([]);
       const before = new Set(attached);
       const host = document.createElement('div');
       document.body.append(host);
@@ -116,6 +120,7 @@ describe('ResultChart lets go of its Vega view on unmount (real Chromium)', () =
       host.remove();
       // A second chart, mounted after the first started loading, is drawn after it would have been.
       await loadVega();
+      expect(vegaRequests().length).toBeGreaterThan(0);
       const second = mountChart(<ResultChart spec={bars} columns={table.columns} rows={table.rows} title="Orders" />);
       await settled(second);
       expect(canvas.childElementCount).toBe(0);
