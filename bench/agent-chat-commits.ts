@@ -49,11 +49,11 @@ export async function runAgentChatCommitsBenchmark(): Promise<AgentChatCommitsRe
     const { createRoot } = await import('react-dom/client');
     const { AgentChat } = await import('../src/components/chat');
     const { useAgentChat } = await import('../src/react/use-agent-chat');
-    const { transcriptFetch } = await import('../test/helpers/transcript-fetch');
+    const { createReplayFetch, TRANSCRIPTS } = await import('../src/testing');
 
-    const transcript = (await import('../src/testing')).TRANSCRIPTS['revenue-by-month'];
+    const transcript = TRANSCRIPTS['revenue-by-month'];
     const reads = Math.ceil(Buffer.byteLength(transcript) / 3);
-    const fake = transcriptFetch(transcript, { chunking: [3] });
+    const fake = createReplayFetch({ transcript, chunking: 3 });
 
     let commits = 0;
     let frames = 0;

@@ -1,8 +1,9 @@
 // Speed budgets of the test command, checked as ratios measured in one run (never wall-clock
 // times, which depend on the machine):
-// - chat ingest: within 3.3x of plain JSON.parse on the same lines (3x until this release: the
-//   code before the thread store's amortized placement and store base measures 2.86-2.91x here,
-//   the code now 2.8-3.15x, so 3x failed on noise alone; the gap is to be found and closed); a line late in a thread costs no
+// - chat ingest: within 3x of plain JSON.parse on the same lines (the store's per-line merge
+//   compares fields one by one instead of looping over keys, and skips the sentinel lookup for
+//   ordinary ids: 2.7-2.8x where the code before measured 2.8-3.2x, both in CPU time, which another
+//   process taking the core does not stretch as it does wall-clock time); a line late in a thread costs no
 //   more than early on (ratio at most 1.2); messages whose `sort` arrives in random or descending
 //   order are placed at most 3x as slowly as in ascending order (never linear in the thread).
 // - StreamingMarkdown: a 20 KB answer in 2,000 deltas, in the same run as streamdown. Its cost per
@@ -43,7 +44,7 @@ async function check(name, budgets, measure) {
 }
 
 const { runChatIngestBenchmark } = await import(pathToFileURL(await bundleTs('bench/chat-ingest.ts')).href);
-const INGEST = { ratioToJsonParse: 3.3, lastToFirstDecileRatio: 1.2, randomToAscendingRatio: 3, descendingToAscendingRatio: 3 };
+const INGEST = { ratioToJsonParse: 3, lastToFirstDecileRatio: 1.2, randomToAscendingRatio: 3, descendingToAscendingRatio: 3 };
 await check('chat ingest', INGEST, async () => {
   const result = await runChatIngestBenchmark();
   console.log(

@@ -3,8 +3,10 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { AgentChat, type AgentChatProps } from '../src/components/chat';
 import { useAgentChat, type UseAgentChatOptions } from '../src/react';
-import { longThreadTranscript, transcriptFetch, type TranscriptFetchOptions } from '../test/helpers/transcript-fetch';
-import { replayFetchOf, TRANSCRIPTS, withReplayFetch } from '../src/testing';
+// The emulator's fault module alone (no server code): a pure helper that runs in the browser.
+import { fetchWithFaultOnce } from '../src/emulator/chat/faults';
+import { createReplayFetch, replayFetchOf, TRANSCRIPTS, withReplayFetch, type ReplayFetchOptions } from '../src/testing';
+import { longThreadTranscript } from '../test/helpers/transcripts';
 const cannotAnswer = TRANSCRIPTS['cannot-answer'];
 const marginError = TRANSCRIPTS['margin-error'];
 const revenueByMonth = TRANSCRIPTS['revenue-by-month'];
@@ -31,19 +33,6 @@ type Story = StoryObj<typeof AgentChat>;
 
 const SUGGESTIONS = ['Show revenue by month in 2025', 'Who are our top 10 customers?', 'How many orders are in each status?'];
 
-/** A `fetch` that sends the emulator's fault directive on the first stream request (the backend passes it on). */
-function faultOnce(fault: string): typeof fetch {
-  let used = false;
-  return (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (!used && String(input).endsWith('/chat/stream-chat-state')) {
-      used = true;
-      headers.set('x-emulator-fault', fault);
-    }
-    return fetch(input, { ...init, headers });
-  };
-}
-
 /** Asks `question` once on mount, over `options` (a recorded transcript's `fetch`, usually). */
 function Asked({ question, options, ...props }: { question: string; options: UseAgentChatOptions } & AgentChatProps): ReactNode {
   const chat = useAgentChat(options);
@@ -56,8 +45,8 @@ function Asked({ question, options, ...props }: { question: string; options: Use
   return <AgentChat chat={chat} {...props} />;
 }
 
-function recorded(transcript: string, options: TranscriptFetchOptions = {}): UseAgentChatOptions {
-  return { url: '/recorded', fetch: transcriptFetch(transcript, { chunking: [48], ...options }).fetch };
+function recorded(transcript: string, options: Omit<ReplayFetchOptions, 'transcript' | 'transcripts'> = {}): UseAgentChatOptions {
+  return { url: '/recorded', fetch: createReplayFetch({ transcript, chunking: 48, ...options }).fetch };
 }
 
 const finished = async (canvasElement: HTMLElement) =>
@@ -87,7 +76,7 @@ export const Live: Story = {
 
 /** An answer mid-stream (the recorded answer, held after its first 24 lines): busy log, Stop button. */
 export const Streaming: Story = {
-  render: (args) => <Asked {...args} question="Show revenue by month in 2025" options={recorded(revenueByMonth, { stopAfter: () => ({ lines: 24, how: 'hold' }) })} />,
+  render: (args) => <Asked {...args} question="Show revenue by month in 2025" options={recorded(revenueByMonth, { faults: { holdAfterLines: 24 } })} />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await waitFor(() => expect(canvas.getByRole('log', { name: 'Conversation' })).toHaveAttribute('aria-busy', 'true'));
@@ -149,7 +138,7 @@ export const ReplayedByDecorator: Story = {
 
 /** Live: the service failed (HTTP 503): the error with Retry, which asks again with the same message id. */
 export const ErrorWithRetry: Story = {
-  render: (args) => <Asked {...args} question="How many orders are in each status?" options={{ fetch: faultOnce('status=503') }} />,
+  render: (args) => <Asked {...args} question="How many orders are in each status?" options={{ fetch: fetchWithFaultOnce('status=503') }} />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(/503|failed/i);
@@ -160,7 +149,7 @@ export const ErrorWithRetry: Story = {
 
 /** Live: stopped with the Stop button; the emulator's agent really stops (abort endpoint). */
 export const Aborted: Story = {
-  render: (args) => <Asked {...args} question="Show revenue by region" options={{ fetch: faultOnce('hold-after=6') }} />,
+  render: (args) => <Asked {...args} question="Show revenue by region" options={{ fetch: fetchWithFaultOnce('hold-after=6') }} />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByRole('button', { name: 'Stop' }, { timeout: 10_000 }));
@@ -174,7 +163,7 @@ export const Reconnecting: Story = {
     <Asked
       {...args}
       question="Who are our top 10 customers?"
-      options={recorded(topCustomers, { stopAfter: (request) => (request === 0 ? { lines: 20, how: 'cut' } : { lines: 0, how: 'hold' }) })}
+      options={recorded(topCustomers, { faults: [{ dropAfterLines: 20 }, { holdAfterLines: 0 }] })}
     />
   ),
   play: async ({ canvasElement }) => {

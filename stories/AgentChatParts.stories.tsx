@@ -14,8 +14,7 @@ import {
   type ChatToolViewProps,
 } from '../src/components/chat';
 import { useAgentChat } from '../src/react';
-import { transcriptFetch } from '../test/helpers/transcript-fetch';
-import { TRANSCRIPTS } from '../src/testing';
+import { createReplayFetch, TRANSCRIPTS } from '../src/testing';
 const topCustomers = TRANSCRIPTS['top-customers'];
 
 /**
@@ -28,7 +27,7 @@ export default meta;
 
 /** A conversation replaying the recorded answer to one question, asked once on mount. */
 function useRecordedAnswer() {
-  const chat = useAgentChat({ url: '/recorded', fetch: transcriptFetch(topCustomers, { chunking: [48] }).fetch });
+  const chat = useAgentChat({ url: '/recorded', fetch: createReplayFetch({ transcript: topCustomers, chunking: 48 }).fetch });
   const asked = useRef(false);
   useEffect(() => {
     if (asked.current) return;

@@ -27,6 +27,9 @@ export interface ReadNdjsonOptions {
 /** Default of {@link ReadNdjsonOptions.maxLineBytes}. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
+/** Decode options of every chunk, one object for the whole stream. */
+const STREAM = { stream: true };
+
 /** Marks a line that yields no value (blank or malformed); JSON never parses to a symbol. */
 const SKIP: unique symbol = Symbol('skip');
 
@@ -85,11 +88,11 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, options: Rea
       if (firstNewline === -1) {
         // Counted before it is kept, so a line without end never holds more than the limit.
         if ((pendingBytes += bytes.length) > maxLineBytes) throw tooLong();
-        pending += decoder.decode(bytes, { stream: true });
+        pending += decoder.decode(bytes, STREAM);
         continue;
       }
       if (pendingBytes + firstNewline > maxLineBytes) throw tooLong();
-      const text = decoder.decode(bytes, { stream: true });
+      const text = decoder.decode(bytes, STREAM);
       let newline = text.indexOf('\n');
       // The first line of a chunk completes `pending`; the rest lie wholly inside `text`.
       let value = parse(pending + text.slice(0, newline));

@@ -170,7 +170,11 @@ function compareEntries(a: Entry, b: Entry): number {
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  // A loop, not `every`: this runs once per streamed line.
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** Usage arrives once per response, so comparing its JSON text is cheap and covers every field. */
@@ -198,7 +202,7 @@ function toolCallOf(previous: ChatToolCall | undefined, wire: ToolCallWire): Cha
   // Compared field by field: tool results can be large, and a replayed line must cost no parse.
   if (raw && raw.name === wire.name && raw.input === input && raw.result === result) return previous;
   const next: ToolCallWire = result === undefined ? { name: wire.name, input } : { name: wire.name, input, result };
-  return { ...parseToolCall(next), raw: next };
+  return Object.assign(parseToolCall(next), { raw: next });
 }
 
 /**
@@ -208,23 +212,33 @@ function toolCallOf(previous: ChatToolCall | undefined, wire: ToolCallWire): Cha
  */
 function mergeLine(previous: ChatMessage | undefined, line: StreamMessage, defaultSort: number): ChatMessage {
   const base = line.isDelta === true ? previous : undefined;
-  const graphPath = line.graphPath ?? base?.graphPath ?? NO_PATH;
+  const path = line.graphPath ?? base?.graphPath ?? NO_PATH;
   const wire = line.toolCall ?? undefined;
-  const next: ChatMessage = {
-    id: line.id,
-    role: line.role,
-    content: (base?.content ?? '') + text(line.content),
-    thinking: (base?.thinking ?? '') + text(line.thinking),
-    toolCall: wire ? toolCallOf(previous?.toolCall, wire) : base?.toolCall,
-    // The same array when the path did not change, so the message can stay the same object.
-    graphPath: previous && sameStrings(graphPath, previous.graphPath) ? previous.graphPath : graphPath,
-    isInProcess: flag(line.isInProcess, base?.isInProcess),
-    isStructuredResponse: flag(line.isStructuredResponse, base?.isStructuredResponse),
-    sort: typeof line.sort === 'number' ? line.sort : (previous?.sort ?? defaultSort),
-  };
-  if (!previous) return next;
-  for (const key in next) if (next[key as keyof ChatMessage] !== previous[key as keyof ChatMessage]) return next;
-  return previous;
+  const { role } = line;
+  const content = (base?.content ?? '') + text(line.content);
+  const thinking = (base?.thinking ?? '') + text(line.thinking);
+  const toolCall = wire ? toolCallOf(previous?.toolCall, wire) : base?.toolCall;
+  // The same array when the path did not change, so the message can stay the same object.
+  const graphPath = previous && sameStrings(path, previous.graphPath) ? previous.graphPath : path;
+  const isInProcess = flag(line.isInProcess, base?.isInProcess);
+  const isStructuredResponse = flag(line.isStructuredResponse, base?.isStructuredResponse);
+  const sort = typeof line.sort === 'number' ? line.sort : (previous?.sort ?? defaultSort);
+  // Field by field, not a loop over keys: this runs once per streamed line, and a delta with
+  // text fails at its first test.
+  if (
+    previous &&
+    content === previous.content &&
+    thinking === previous.thinking &&
+    role === previous.role &&
+    toolCall === previous.toolCall &&
+    graphPath === previous.graphPath &&
+    isInProcess === previous.isInProcess &&
+    isStructuredResponse === previous.isStructuredResponse &&
+    sort === previous.sort
+  ) {
+    return previous;
+  }
+  return { id: line.id, role, content, thinking, toolCall, graphPath, isInProcess, isStructuredResponse, sort };
 }
 
 function toError(error: unknown): Error {
@@ -438,7 +452,7 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
     }
     snapshotDirty = false;
     // A change undone before this read (a replayed `__cutoff__` … `__usage__`) keeps the snapshot.
-    if (sameUsage(snapshot.usage, usage)) usage = snapshot.usage;
+    if (usage !== snapshot.usage && sameUsage(snapshot.usage, usage)) usage = snapshot.usage;
     const next: ThreadSnapshot = { chatId, messages, finalAnswer, usage, status, error };
     for (const key in next) {
       if (next[key as keyof ThreadSnapshot] !== snapshot[key as keyof ThreadSnapshot]) return (snapshot = next);

@@ -25,6 +25,7 @@ export { createManualClock, systemClock, type Clock, type ManualClock } from './
 export { signDeploymentToken, type SignDeploymentTokenOptions } from './auth';
 export { SLOW_QUERY_HEADER } from './features/data';
 export { CHAT_FAULT_HEADER, CHAT_PACE_HEADER } from './features/chat';
+export { fetchWithFaultOnce } from './chat/faults';
 export {
   UPSERT_CONFLICTS_CONTROL_PATH,
   clearUpsertConflicts,

@@ -10,10 +10,20 @@ import { CHAT_ABORT_PATH, CHAT_STREAM_PATH, SENTINEL_IDS, type AbortedLine, type
 
 /**
  * How an answer's text is cut into the chunks the body yields: `'lines'` (one NDJSON line a chunk,
- * the default), `'bytes'` (one byte a chunk: every multi-byte character split), a number (chunks of
- * that many bytes), or a function returning the chunks (strings or bytes) of a text.
+ * the default), `'whole'` (one chunk), `'bytes'` (one byte a chunk: every multi-byte character
+ * split), `'awkward'` (a cut inside every multi-byte UTF-8 character and right after every newline,
+ * the worst places for a reader), a number (chunks of that many bytes), a list of numbers (chunk
+ * sizes in bytes, taken in turn and repeated: `[7, 1, 13]` gives odd, shifting cuts), or a function
+ * returning the chunks (strings or bytes) of a text.
  */
-export type ReplayChunking = 'lines' | 'bytes' | number | ((text: string) => readonly (string | Uint8Array)[]);
+export type ReplayChunking =
+  | 'lines'
+  | 'whole'
+  | 'bytes'
+  | 'awkward'
+  | number
+  | readonly number[]
+  | ((text: string) => readonly (string | Uint8Array)[]);
 
 /**
  * Faults of an answer. Line counts include `__cutoff__`. Each applies to the first `times` stream
@@ -51,8 +61,12 @@ export interface ReplayFetchOptions {
   chunking?: ReplayChunking;
   /** Wait before each chunk, in milliseconds. Default 0 (as fast as the reader pulls). */
   delayMs?: number;
-  /** Faults of the first answers. Default none. */
-  faults?: ReplayFaults;
+  /**
+   * Faults of the first answers. Default none. A list gives each stream request its own, in order
+   * (`times` is then not read; requests past its end and `undefined` entries get none): a dropped
+   * connection whose resubscription then hangs is `[{ dropAfterLines: 20 }, { holdAfterLines: 0 }]`.
+   */
+  faults?: ReplayFaults | readonly (ReplayFaults | undefined)[];
   /** Status of abort answers. Default 204; any other gets a JSON `{ error }` body, as the service sends. */
   abortStatus?: number;
   /**
@@ -102,10 +116,28 @@ export function chunkText(text: string, chunking: ReplayChunking): Uint8Array[] 
     return chunking(text).map((chunk) => (typeof chunk === 'string' ? encoder.encode(chunk) : chunk));
   }
   if (chunking === 'lines') return linesOf(text).map((line) => encoder.encode(line));
-  const size = chunking === 'bytes' ? 1 : Math.max(1, Math.floor(chunking));
   const bytes = encoder.encode(text);
+  if (chunking === 'whole') return [bytes];
   const chunks: Uint8Array[] = [];
-  for (let start = 0; start < bytes.length; start += size) chunks.push(bytes.subarray(start, start + size));
+  if (chunking === 'awkward') {
+    let start = 0;
+    for (let index = 1; index < bytes.length; index++) {
+      // A continuation byte (10xxxxxx) is inside a character; a byte after a newline starts a line.
+      if ((bytes[index]! & 0xc0) === 0x80 || bytes[index - 1] === 0x0a) {
+        chunks.push(bytes.subarray(start, index));
+        start = index;
+      }
+    }
+    chunks.push(bytes.subarray(start));
+    return chunks;
+  }
+  const sizes = chunking === 'bytes' ? [1] : typeof chunking === 'number' ? [chunking] : chunking;
+  if (sizes.length === 0) throw new TypeError('chunkText: give at least one chunk size');
+  for (let start = 0, turn = 0; start < bytes.length; turn++) {
+    const size = Math.max(1, Math.floor(sizes[turn % sizes.length]!));
+    chunks.push(bytes.subarray(start, start + size));
+    start += size;
+  }
   return chunks;
 }
 
@@ -121,6 +153,10 @@ function cutoffChatId(text: string): string | undefined {
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value)}\n`;
+
+function isFaultList(faults: ReplayFetchOptions['faults']): faults is readonly (ReplayFaults | undefined)[] {
+  return Array.isArray(faults);
+}
 
 /**
  * Creates a `fetch` that answers `POST .../chat/stream-chat-state` with a recorded NDJSON
@@ -157,7 +193,7 @@ export function createReplayFetch(options: ReplayFetchOptions): ReplayFetch {
   const answer = (body: Record<string, unknown>, signal: AbortSignal | null | undefined): Response => {
     const index = streams.length;
     streams.push(body);
-    const fault = faults && index < (faults.times ?? 1) ? faults : undefined;
+    const fault = isFaultList(faults) ? faults[index] : faults && index < (faults.times ?? 1) ? faults : undefined;
     if (fault?.status !== undefined) {
       return Response.json({ error: `Injected fault: HTTP ${fault.status}` }, { status: fault.status });
     }

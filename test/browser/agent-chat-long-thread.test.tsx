@@ -10,7 +10,8 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/styles.css';
 import { AgentChat } from '../../src/components/chat';
-import { longThreadTranscript, transcriptFetch } from '../helpers/transcript-fetch';
+import { createReplayFetch } from '../../src/testing';
+import { longThreadTranscript } from '../helpers/transcripts';
 import { TRANSCRIPTS } from '../../src/testing';
 const revenueTranscript = TRANSCRIPTS['revenue-by-month'];
 
@@ -27,9 +28,9 @@ async function open(count: number) {
     container.remove();
   });
   const chatId = `00000000-0000-4000-8000-${String(count).padStart(12, '0')}`;
-  const thread = transcriptFetch(longThreadTranscript(count, chatId));
+  const thread = createReplayFetch({ transcript: longThreadTranscript(count, chatId), chunking: 'whole' });
   // A question asked in the thread streams the recorded answer in small chunks.
-  const answer = transcriptFetch(revenueTranscript, { chunking: [64] });
+  const answer = createReplayFetch({ transcript: revenueTranscript, chunking: 64 });
   const fake = {
     fetch: ((input, init) => (String(init?.body).includes('"input"') ? answer.fetch : thread.fetch)(input, init)) as typeof fetch,
   };

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { AgentChat, type AgentChatProps } from '../../src/components/chat';
 import { ServiceProvider } from '../../src/react';
-import { transcriptFetch } from '../helpers/transcript-fetch';
+import { createReplayFetch } from '../../src/testing';
 import { TRANSCRIPTS } from '../../src/testing';
 const revenueTranscript = TRANSCRIPTS['revenue-by-month'];
 
@@ -231,7 +231,7 @@ describe('AgentChat against the emulator, through the chat proxy route', () => {
 describe('React commits while streaming', () => {
   it('at most one commit per animation frame, however fast the stream (commits ≤ frames)', async () => {
     // The recorded answer, one byte per chunk: thousands of reads, far more than frames.
-    const fake = transcriptFetch(revenueTranscript, { chunking: [3] });
+    const fake = createReplayFetch({ transcript: revenueTranscript, chunking: 3 });
     let commits = 0;
     let counting = false;
     let frames = 0;

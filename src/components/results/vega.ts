@@ -255,11 +255,17 @@ export function loadVega(): Promise<LoadedVega> {
 /** Options of {@link embedChart}. */
 export interface EmbedChartOptions {
   theme: ChartTheme;
+  /**
+   * Aborted when the chart is gone (unmounted or redrawn). Default: none. Checked once vega has
+   * loaded, so a chart that went away during the first load builds no view it would only finalize.
+   */
+  signal?: AbortSignal;
 }
 
 /**
  * Draws a prepared spec into `element` as SVG with the safe options; nothing in the spec can
- * change them (its `usermeta.embedOptions` is gone by now). Resolves with the finalizer; rejects
+ * change them (its `usermeta.embedOptions` is gone by now). Resolves with the finalizer (a no-op
+ * when `signal` was aborted before vega loaded: nothing was drawn); rejects
  * with {@link ChartLibrariesUnavailable} when the libraries cannot be loaded, with Vega's own error
  * when the spec cannot be compiled or run.
  */
@@ -270,6 +276,7 @@ export async function embedChart(element: HTMLElement, spec: Record<string, unkn
   } catch (error) {
     throw new ChartLibrariesUnavailable(error);
   }
+  if (options.signal?.aborted) return () => {};
   const { embed, expressionInterpreter } = loaded;
   const result = await embed(element, spec, {
     mode: 'vega-lite',

@@ -448,7 +448,7 @@ const SENTINEL_RULES: {
 export function classifyStreamLine(value: unknown): ClassifiedLine {
   if (!isRecord(value)) return { kind: 'invalid', value, reason: 'not a JSON object' };
   const { id } = value;
-  const sentinel = isString(id) && Object.hasOwn(SENTINEL_RULES, id) ? SENTINEL_RULES[id as SentinelId] : undefined;
+  const sentinel = isString(id) && isSentinelId(id) && Object.hasOwn(SENTINEL_RULES, id) ? SENTINEL_RULES[id as SentinelId] : undefined;
   if (sentinel) {
     const [kind, field, test] = sentinel;
     return test(value[field]) ? ({ kind, line: value } as unknown as ClassifiedLine) : { kind: 'invalid', value, reason: `${id}: invalid ${field}` };

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { CHAT_STREAM_PATH } from '../../core/protocol/chat';
 
 /** Request header carrying fault directives. */
 export const CHAT_FAULT_HEADER = 'x-emulator-fault';
@@ -87,3 +88,27 @@ export function injectedStatusBody(status: number): { error: string } {
 
 /** The `{"error"}` line of `error-after=<n>`. */
 export const INJECTED_STREAM_ERROR = 'Injected fault: stream error';
+
+/**
+ * A `fetch` that sends `fault` (directives as in the table above, such as `cut-after=5` or
+ * `status=503`) in {@link CHAT_FAULT_HEADER} with the first chat stream request only, and nothing
+ * with the requests after it: the client's resend after a dropped connection or `__suspended__`,
+ * or a Retry, then goes through clean, as against a service that recovered. Fetch-standard only (no
+ * Node API), so it works in browsers: pass it as the `fetch` of `createChatClient` or
+ * `useAgentChat` talking to the emulator directly or through a host route that passes the header on.
+ *
+ * @param fault The directives, for example `'hold-after=6'`.
+ * @param baseFetch The `fetch` that sends the requests. Default: the global `fetch`, looked up at each call.
+ */
+export function fetchWithFaultOnce(fault: string, baseFetch?: typeof fetch): typeof fetch {
+  let used = false;
+  return (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    if (!used && new URL(url, 'http://relative.invalid').pathname.endsWith(CHAT_STREAM_PATH)) {
+      used = true;
+      headers.set(CHAT_FAULT_HEADER, fault);
+    }
+    return (baseFetch ?? fetch)(input, { ...init, headers });
+  };
+}

@@ -9,10 +9,8 @@ import { agentChatReducer, createAgentChat, INITIAL_AGENT_CHAT_STATE, type Agent
 import { createChatClient, type ChatClientOptions } from '../../../src/core/chat-client';
 import { ServiceHttpError, StreamingInProgressError, ServiceConfigError } from '../../../src/core/errors';
 import { createThreadStore } from '../../../src/core/thread-store';
-import { ADMIN_API_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator';
-import { faultOnce } from '../emulator/chat-helpers';
+import { ADMIN_API_KEY, fetchWithFaultOnce, startEmulator, type RunningEmulator } from '../../../src/emulator';
 import { createReplayFetch, TRANSCRIPTS, type ReplayChunking, type ReplayFetchOptions, type TranscriptName } from '../../../src/testing';
-import { splitAtAwkwardBytes, splitBytes } from '../../helpers/transcript-fetch';
 
 /** Every status the controller published, in order, without repeats. */
 function statuses(chat: AgentChat): AgentChatStatus[] {
@@ -31,15 +29,14 @@ describe('createAgentChat over recorded transcripts', () => {
     return { chat, fake };
   };
 
-  const encode = (text: string) => new TextEncoder().encode(text);
   it.each<[string, ReplayChunking]>([
-    ['one chunk', (text) => [text]],
+    ['one chunk', 'whole'],
     ['one line at a time', 'lines'],
     ['one byte at a time', 'bytes'],
-    ['split inside every UTF-8 character and after every newline', (text) => splitAtAwkwardBytes(encode(text))],
-    ['odd sizes (7, 1, 13, 2)', (text) => splitBytes(encode(text), [7, 1, 13, 2])],
+    ['split inside every UTF-8 character and after every newline', 'awkward'],
+    ['odd sizes (7, 1, 13, 2)', [7, 1, 13, 2]],
   ])('the same thread whatever the chunking: %s', async (_name, chunking) => {
-    const reference = fakeChat('revenue-by-month', (text) => [text]);
+    const reference = fakeChat('revenue-by-month', 'whole');
     await reference.chat.send('Show revenue by month in 2025');
     const { chat } = fakeChat('revenue-by-month', chunking);
     await chat.send('Show revenue by month in 2025');
@@ -191,7 +188,7 @@ describe('createAgentChat against the emulator', () => {
   it('abort calls the abort endpoint: the agent stops, the answer ends aborted, no final answer', async () => {
     const onFinish = vi.fn();
     const chat = createAgentChat({
-      client: createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: alice, fetch: faultOnce('hold-after=5') }),
+      client: createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: alice, fetch: fetchWithFaultOnce('hold-after=5') }),
       onFinish,
     });
     const done = chat.send('revenue by region');
@@ -204,7 +201,7 @@ describe('createAgentChat against the emulator', () => {
   });
 
   it('abort before the thread has an id waits for it, then stops the agent', async () => {
-    const chat = makeChat({ fetch: faultOnce('delay=50, hold-after=3') });
+    const chat = makeChat({ fetch: fetchWithFaultOnce('delay=50, hold-after=3') });
     const done = chat.send('orders by status');
     await chat.abort();
     await done;
@@ -212,7 +209,7 @@ describe('createAgentChat against the emulator', () => {
   });
 
   it('a 403 from the abort endpoint (not the caller\'s thread) surfaces as the error', async () => {
-    const owner = createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: alice, fetch: faultOnce('hold-after=4') });
+    const owner = createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: alice, fetch: fetchWithFaultOnce('hold-after=4') });
     const mallory = createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: { externalId: 'mallory@partner.test' } });
     const chat = createAgentChat({ client: { stream: owner.stream, abort: mallory.abort } });
     const done = chat.send('orders by status');
@@ -226,7 +223,7 @@ describe('createAgentChat against the emulator', () => {
   });
 
   it('a dropped connection shows reconnecting, then resumes the same answer with nothing duplicated', async () => {
-    const chat = makeChat({ fetch: faultOnce('cut-after=9') });
+    const chat = makeChat({ fetch: fetchWithFaultOnce('cut-after=9') });
     const seen = statuses(chat);
     await chat.send('Show me revenue by month');
     expect(seen).toContain('reconnecting');
@@ -240,7 +237,7 @@ describe('createAgentChat against the emulator', () => {
   });
 
   it('a page reloaded mid-answer continues it from the stored chatId', async () => {
-    const first = makeChat({ fetch: faultOnce('hold-after=6') });
+    const first = makeChat({ fetch: fetchWithFaultOnce('hold-after=6') });
     let chatId: string | undefined;
     const firstDone = first.send('Who are our top 10 customers?');
     await vi.waitFor(() => expect((chatId = first.getSnapshot().chatId)).toBeDefined());
@@ -263,7 +260,7 @@ describe('createAgentChat against the emulator', () => {
   });
 
   it('a failed send is resumed with the same messageId: one user message, one answer', async () => {
-    const chat = makeChat({ fetch: faultOnce('status=503') });
+    const chat = makeChat({ fetch: fetchWithFaultOnce('status=503') });
     await chat.send('orders by status');
     expect(chat.getSnapshot().status).toBe('error');
     await chat.resume();

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHART_STYLE } from '../../../src/core/protocol/tools';
 import { chartConfig, chunkText, detectIntent, membersMatching, metaSearch } from '../../../src/emulator/chat/agent';
-import { parseChatFaults } from '../../../src/emulator/chat/faults';
+import { CHAT_FAULT_HEADER, fetchWithFaultOnce, parseChatFaults } from '../../../src/emulator/chat/faults';
 import { metaResponse } from '../../../src/emulator/data/model';
 
 describe('scripted analyst: intents by keyword', () => {
@@ -109,5 +109,27 @@ describe('fault injection syntax (x-emulator-fault, chatFault)', () => {
 
   it.each(['cut-after', 'cut-after=x', 'cut-after=-1', 'status=200', 'status=700', 'explode', 'delay=1=2'])('refuses "%s"', (text) => {
     expect(parseChatFaults(text).ok).toBe(false);
+  });
+});
+
+describe('fetchWithFaultOnce', () => {
+  it('sends the directives with the first stream request only; aborts, other routes and later requests go clean', async () => {
+    const seen: { url: string; fault: string | null; auth: string | null }[] = [];
+    const base = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      seen.push({ url: input instanceof Request ? input.url : String(input), fault: headers.get(CHAT_FAULT_HEADER), auth: headers.get('authorization') });
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    const faulty = fetchWithFaultOnce('cut-after=3', base);
+    const ai = 'http://127.0.0.1:1/api/v1/public/acme/agents/7';
+    await faulty(`${ai}/chat/abort`, { method: 'POST' });
+    await faulty('/api/service/chat/stream-chat-state?x=1', { method: 'POST', headers: { authorization: 'Bearer t' } });
+    await faulty(new Request(`${ai}/chat/stream-chat-state`, { method: 'POST' }));
+    expect(seen).toEqual([
+      { url: `${ai}/chat/abort`, fault: null, auth: null },
+      // A relative host route counts, query and all; the caller's own headers stay.
+      { url: '/api/service/chat/stream-chat-state?x=1', fault: 'cut-after=3', auth: 'Bearer t' },
+      { url: `${ai}/chat/stream-chat-state`, fault: null, auth: null },
+    ]);
   });
 });

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatClient, type ChatClientOptions, type ChatStreamLine, type ResubscribeEvent } from '../../../src/core/chat-client';
 import { ServiceAuthError, ServiceHttpError, ServiceStreamError, StreamingInProgressError } from '../../../src/core/errors';
 import { createThreadStore, type ChatMessage } from '../../../src/core/thread-store';
-import { ACCOUNT_NAME, ADMIN_API_KEY, createManualClock, startEmulator, type RunningEmulator } from '../../../src/emulator';
-import { chat, chatToken, faultOnce, type Line } from './chat-helpers';
+import { ACCOUNT_NAME, ADMIN_API_KEY, createManualClock, fetchWithFaultOnce, startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { chat, chatToken, type Line } from './chat-helpers';
 
 let emulator: RunningEmulator;
 const clock = createManualClock(Date.now());
@@ -88,7 +88,7 @@ describe('4.4 createChatClient + createThreadStore against the emulator', () => 
 
   it('3 resubscribe after cut-after: the client resends, the replay is deduplicated, one copy of every message', async () => {
     const events: ResubscribeEvent[] = [];
-    const faulty = client({ fetch: faultOnce('cut-after=9'), onResubscribe: (event) => events.push(event) });
+    const faulty = client({ fetch: fetchWithFaultOnce('cut-after=9'), onResubscribe: (event) => events.push(event) });
     const { snapshot } = await run(faulty.stream({ input: 'Show me revenue by month' }));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ reason: 'connection_lost', chatId: snapshot.chatId });
@@ -99,7 +99,7 @@ describe('4.4 createChatClient + createThreadStore against the emulator', () => 
 
   it('behaviour 1 suspend and resume: __suspended__ makes the client resend the same body; replay then continuation', async () => {
     const events: ResubscribeEvent[] = [];
-    const faulty = client({ fetch: faultOnce('suspend-after=12'), onResubscribe: (event) => events.push(event) });
+    const faulty = client({ fetch: fetchWithFaultOnce('suspend-after=12'), onResubscribe: (event) => events.push(event) });
     const { snapshot, seen } = await run(faulty.stream({ input: 'How many orders are in each status?' }));
     expect(events.map((event) => event.reason)).toEqual(['suspended']);
     expect(seen.filter((line) => line.id === '__cutoff__')).toHaveLength(1);
@@ -108,7 +108,7 @@ describe('4.4 createChatClient + createThreadStore against the emulator', () => 
   });
 
   it('4.4 abort: the stream ends with __aborted__ and __usage__, the iterator ends normally, the store says aborted', async () => {
-    const chatClient = client({ fetch: faultOnce('hold-after=5') });
+    const chatClient = client({ fetch: fetchWithFaultOnce('hold-after=5') });
     const store = createThreadStore();
     const seen: ChatStreamLine[] = [];
     for await (const line of chatClient.stream({ input: 'revenue by region' })) {
@@ -122,7 +122,7 @@ describe('4.4 createChatClient + createThreadStore against the emulator', () => 
   });
 
   it('3, 7 a new message while the thread streams: StreamingInProgressError; abort of another user\'s thread: 403', async () => {
-    const chatClient = client({ fetch: faultOnce('hold-after=4') });
+    const chatClient = client({ fetch: fetchWithFaultOnce('hold-after=4') });
     const lines = chatClient.stream({ input: 'orders by status' });
     const store = createThreadStore();
     for (let index = 0; index < 4; index += 1) store.apply((await lines.next()).value);
@@ -136,9 +136,9 @@ describe('4.4 createChatClient + createThreadStore against the emulator', () => 
   });
 
   it('7 server failure: status=500 is a ServiceHttpError; error-after is a ServiceStreamError', async () => {
-    await expect(run(client({ fetch: faultOnce('server-error') }).stream({ input: 'orders by status' }))).rejects.toSatisfy(
+    await expect(run(client({ fetch: fetchWithFaultOnce('server-error') }).stream({ input: 'orders by status' }))).rejects.toSatisfy(
       (error: unknown) => ServiceHttpError.isInstance(error) && (error as ServiceHttpError).status === 500,
     );
-    await expect(run(client({ fetch: faultOnce('error-after=3') }).stream({ input: 'orders by status' }))).rejects.toBeInstanceOf(ServiceStreamError);
+    await expect(run(client({ fetch: fetchWithFaultOnce('error-after=3') }).stream({ input: 'orders by status' }))).rejects.toBeInstanceOf(ServiceStreamError);
   });
 });

@@ -159,16 +159,3 @@ export function chatIdOf(lines: readonly Line[]): string {
   if (typeof chatId !== 'string') throw new Error('no __cutoff__ with a chatId');
   return chatId;
 }
-
-/** A `fetch` that adds `fault` (`x-emulator-fault`) to the first chat request only (the resends go through clean). */
-export function faultOnce(fault: string): typeof fetch {
-  let used = false;
-  return (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (!used && String(input).endsWith('/chat/stream-chat-state')) {
-      used = true;
-      headers.set('x-emulator-fault', fault);
-    }
-    return fetch(input, { ...init, headers });
-  };
-}

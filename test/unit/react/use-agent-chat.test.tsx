@@ -9,12 +9,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { ServiceConfigError, StreamingInProgressError } from '../../../src/core/errors';
 import { ServiceProvider } from '../../../src/react';
 import { useAgentChat } from '../../../src/react/use-agent-chat';
-import { transcriptFetch } from '../../helpers/transcript-fetch';
-import { transcript } from '../../helpers/transcripts';
+import { createReplayFetch, TRANSCRIPTS } from '../../../src/testing';
 
 describe('useAgentChat', () => {
   it('takes url and fetch from ServiceProvider, answers, and calls onChatId and onFinish (latest callbacks)', async () => {
-    const fake = transcriptFetch(transcript('top-customers'), { chunking: [64] });
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: 64 });
     const wrapper = ({ children }: { children: ReactNode }) => <ServiceProvider chat={{ url: '/api/service', fetch: fake.fetch }}>{children}</ServiceProvider>;
     const first = vi.fn();
     const latest = vi.fn();
@@ -32,7 +31,7 @@ describe('useAgentChat', () => {
   });
 
   it('StrictMode: one request per question and one read of a stored thread', async () => {
-    const fake = transcriptFetch(transcript('cannot-answer'));
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'] });
     const wrapper = ({ children }: { children: ReactNode }) => <StrictMode>{children}</StrictMode>;
     const { result } = renderHook(() => useAgentChat({ url: '/api/service', fetch: fake.fetch, chatId: 'stored-chat' }), { wrapper });
     await waitFor(() => expect(result.current.status).toBe('ready'));
@@ -43,11 +42,12 @@ describe('useAgentChat', () => {
   });
 
   it('a second question while one runs is refused with StreamingInProgressError', async () => {
-    const fake = transcriptFetch(transcript('cannot-answer'), { stopAfter: () => ({ lines: 5, how: 'hold' }) });
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'], faults: { holdAfterLines: 5 } });
     const { result } = renderHook(() => useAgentChat({ url: '/api/service', fetch: fake.fetch }));
     act(() => void result.current.send('first'));
     await expect(result.current.send('second')).rejects.toBeInstanceOf(StreamingInProgressError);
-    expect(fake.streams).toHaveLength(1);
+    // The replay fetch records a request once it has read its body; the refused one never comes.
+    await waitFor(() => expect(fake.requests.map((request) => request.body['input'])).toEqual(['first']));
     act(() => result.current.reset());
   });
 

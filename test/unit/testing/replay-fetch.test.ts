@@ -41,8 +41,10 @@ describe('chunkText', () => {
   const text = 'a\nbé\n€x\n';
   it.each<[ReplayChunking, number]>([
     ['lines', 3],
+    ['whole', 1],
     ['bytes', new TextEncoder().encode(text).length],
     [4, 3],
+    [[1, 3], 6],
     [(t) => [t.slice(0, 2), t.slice(2)], 2],
   ])('%s', (chunking, count) => {
     const chunks = chunkText(text, chunking);
@@ -50,6 +52,19 @@ describe('chunkText', () => {
     const joined = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
     chunks.reduce((offset, chunk) => (joined.set(chunk, offset), offset + chunk.length), 0);
     expect(new TextDecoder().decode(joined)).toBe(text);
+  });
+});
+
+describe('chunkText cuts where a reader is most likely to slip', () => {
+  it("'awkward': inside every multi-byte character and right after every newline, nowhere else", () => {
+    // a \n b é(2 bytes) \n €(3 bytes) x \n
+    const chunks = chunkText('a\nbé\n€x\n', 'awkward').map((chunk) => [...chunk]);
+    expect(chunks).toEqual([[0x61, 0x0a], [0x62, 0xc3], [0xa9, 0x0a], [0xe2], [0x82], [0xac, 0x78, 0x0a]]);
+  });
+
+  it('sizes in a list are taken in turn and repeated; an empty list is refused', () => {
+    expect(chunkText('abcdefghij', [3, 1]).map((chunk) => chunk.length)).toEqual([3, 1, 3, 1, 2]);
+    expect(() => chunkText('abc', [])).toThrow(TypeError);
   });
 });
 
@@ -75,6 +90,26 @@ describe('createReplayFetch through createChatClient', () => {
     expect(replay.streams).toHaveLength(2);
     expect(replay.streams[1]).toMatchObject({ messageId: QUESTION.messageId });
     expect(store.getSnapshot().finalAnswer?.graphPath).toEqual(['final']);
+  });
+
+  it('a list of faults gives each stream request its own: dropped, then held until the abort endpoint releases it', async () => {
+    const replay = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: 'awkward', faults: [{ dropAfterLines: 4 }, { holdAfterLines: 0 }] });
+    const events: ResubscribeEvent[] = [];
+    const client = createChatClient({ url: URL_, fetch: replay.fetch, resubscribe: { baseDelayMs: 0 }, onResubscribe: (event) => events.push(event) });
+    const seen: { id: string; state?: { chatId: string } }[] = [];
+    const done = (async () => {
+      for await (const line of client.stream(QUESTION)) seen.push(line as (typeof seen)[number]);
+    })();
+    await expect.poll(() => replay.streams.length).toBe(2);
+    // The second answer is held before its first line: the four lines of the first are all there is.
+    expect(seen).toHaveLength(4);
+    expect(events.map((event) => event.reason)).toEqual(['connection_lost']);
+    await client.abort(seen[0]!.state!.chatId);
+    await done;
+    expect(seen.slice(4).map((line) => line.id)).toEqual(['__aborted__', '__usage__']);
+    // Past the end of the list, requests get no fault: the whole recording.
+    const third = await replay.fetch(`${URL_}/chat/stream-chat-state`, { method: 'POST', body: JSON.stringify({ input: 'again', messageId: '1767225609000-message' }) });
+    expect(await third.text()).toBe(TRANSCRIPTS['top-customers'].replace(/"id":"\d{13,}-message"/, '"id":"1767225609000-message"'));
   });
 
   it('without resubscription a dropped connection is a ConnectionLostError', async () => {
