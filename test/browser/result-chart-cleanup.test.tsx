@@ -152,9 +152,14 @@ describe('ResultChart lets go of its Vega view on unmount (real Chromium)', () =
     await vi.waitFor(() => expect(tooltipShown()).not.toBeNull());
     const tooltip = tooltipShown()!;
     expect(chart.contains(tooltip)).toBe(false);
+    // Styled by styles.css, not by vega-tooltip's inline <style> (turned off: a strict CSP refuses it).
+    expect(document.getElementById('vega-tooltip-style')).toBeNull();
+    expect(getComputedStyle(tooltip).position).toBe('fixed');
+    expect(getComputedStyle(tooltip).visibility).toBe('visible');
     unmountChart();
     expect(tooltipShown()).toBeNull();
     expect(tooltip.classList.contains('visible')).toBe(false);
+    expect(getComputedStyle(tooltip).visibility).toBe('hidden');
   });
 
   it('a chart drawn again after an unmount works as the first did', async () => {

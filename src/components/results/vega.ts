@@ -285,7 +285,14 @@ export async function embedChart(element: HTMLElement, spec: Record<string, unkn
     ast: true,
     expr: expressionInterpreter,
     loader: createRefusingLoader(),
-    tooltip: { theme: options.theme.dark ? 'dark' : 'light', formatTooltip, sanitize: escapeHtml },
+    // disableDefaultStyle: vega-tooltip's stylesheet is an inline <style> (refused by a strict CSP);
+    // styles.css styles #vg-tooltip-element instead.
+    tooltip: {
+      theme: options.theme.dark ? 'dark' : 'light',
+      formatTooltip,
+      sanitize: escapeHtml,
+      disableDefaultStyle: true,
+    },
     // Our stylesheet styles the container; vega-embed's own style is an inline <style> a strict CSP may refuse.
     defaultStyle: false,
     config: baseConfig(),
