@@ -65,9 +65,11 @@ export interface AgentChatProviderProps {
   chat: UseAgentChatResult;
   /** Any subset of the strings; the rest stay English. */
   labels?: Partial<AgentChatLabels>;
+  /** Views replacing the library's: tools by name, message parts. Pass a stable object. */
   components?: AgentChatComponents;
   /** Shows the agent's `thinking`, collapsed. Default `false`: hidden. */
   showThinking?: boolean;
+  /** The parts, in a layout of your own. */
   children?: ReactNode;
 }
 

@@ -14,6 +14,7 @@ import { ChatToolCallView } from './tool-call';
 
 /** Props of {@link ChatThinking}. */
 export interface ChatThinkingProps extends ComponentPropsWithoutRef<'details'> {
+  /** The message whose `thinking` is shown. */
   message: ChatMessage;
   /** True while the message streams. */
   streaming?: boolean;
@@ -41,6 +42,7 @@ export const ChatThinking = /*#__PURE__*/ forwardRef<HTMLDetailsElement, ChatThi
 
 /** Props of {@link ChatMessageItem}. */
 export interface ChatMessageProps extends ComponentPropsWithoutRef<'article'> {
+  /** The message, as the conversation's `messages` hold it. */
   message: ChatMessage;
   /** True when this message is the final answer (rule of 4.4). */
   final?: boolean;

@@ -20,6 +20,7 @@ export interface ResultChartProps {
   title?: string;
   /** UI strings; see `SqlToolLabels`. */
   labels?: Partial<SqlToolLabels>;
+  /** Class of the root element, next to the library's own. */
   className?: string;
 }
 

@@ -31,6 +31,7 @@ export interface ResultTableProps {
   maxRows?: number;
   /** Locale of number formatting, a BCP-47 tag. Default: the browser's. */
   locale?: string;
+  /** Class of the root element, next to the library's own. */
   className?: string;
   /** Actions for the footer, after the row count ("load all" in `SqlToolView`). */
   children?: ReactNode;
