@@ -30,7 +30,14 @@ type Story = StoryObj<Args>;
 /** Collapsed until opened: `data-state` follows. */
 export const Collapsed: Story = {
   play: async ({ canvasElement }) => {
-    const thinking = await waitFor(() => canvasElement.querySelector<HTMLDetailsElement>('[data-part="thinking"]')!, { timeout: 10_000 });
+    const thinking = await waitFor(
+      () => {
+        const element = canvasElement.querySelector<HTMLDetailsElement>('[data-part="thinking"]');
+        if (!element) throw new Error('no thinking yet');
+        return element;
+      },
+      { timeout: 10_000 },
+    );
     await expect(thinking).toHaveAttribute('data-state', 'closed');
     await userEvent.click(thinking.querySelector('summary')!);
     await expect(thinking).toHaveAttribute('data-state', 'open');
