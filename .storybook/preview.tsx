@@ -1,4 +1,5 @@
 import type { Preview } from '@storybook/react-vite';
+import { extractComponentDescription } from 'storybook/internal/docs-tools';
 import '../src/styles.css';
 import { ServiceProvider, fetchEmbedSession, type DataSettings } from '../src/react';
 import type { StoryServiceConfig } from './service-routes';
@@ -32,13 +33,28 @@ function storyData(service: StoryServiceConfig | undefined): DataSettings | unde
 
 type Theme = 'light' | 'dark' | 'system';
 
+/**
+ * TSDoc's `{@link Name}` and `{@link Name | text}` as code: the docs pages render the TSDoc as
+ * markdown, which would show the braces.
+ */
+function unlink(text: string): string {
+  return text.replace(/\{@link\s+([^}|\s]+)\s*(?:\|\s*([^}]+))?\}/g, (_, name: string, label: string | undefined) => `\`${(label ?? name).trim()}\``);
+}
+
 const preview: Preview = {
   parameters: {
     layout: 'fullscreen',
     // Any axe violation fails the story, in Storybook's panel and in `npm test` alike.
     a11y: { test: 'error' },
     controls: { matchers: { color: /(background|color)$/i, date: /Date$/i } },
+    // Each component's docs page opens with its TSDoc.
+    docs: { extractComponentDescription: (component: unknown) => unlink(extractComponentDescription(component as Parameters<typeof extractComponentDescription>[0])) },
   },
+  // ...and each prop's row shows its TSDoc the same way.
+  argTypesEnhancers: [
+    ({ argTypes }) =>
+      Object.fromEntries(Object.entries(argTypes).map(([name, argType]) => [name, argType.description ? { ...argType, description: unlink(argType.description) } : argType])),
+  ],
   globalTypes: {
     theme: {
       description: 'Colour scheme of the @service/react design tokens',
@@ -72,7 +88,7 @@ const preview: Preview = {
         </ServiceProvider>
       );
     },
-    (Story, { globals }) => {
+    (Story, { globals, viewMode }) => {
       const theme = (globals.theme ?? 'light') as Theme;
       // The story is themed like a partner app themes a subtree: with the attribute, or (for
       // "system") with none, so prefers-color-scheme decides.
@@ -80,7 +96,8 @@ const preview: Preview = {
         <div
           data-service-theme={theme === 'system' ? undefined : theme}
           style={{
-            minHeight: '100vh',
+            // A docs page shows many stories one under another: each as tall as it is.
+            minHeight: viewMode === 'docs' ? undefined : '100vh',
             boxSizing: 'border-box',
             padding: 'var(--service-space-6)',
             background: 'var(--service-color-background)',

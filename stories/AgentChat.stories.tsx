@@ -1,25 +1,43 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { AgentChat, type AgentChatProps } from '../src/components/chat';
 import { useAgentChat, type UseAgentChatOptions } from '../src/react';
 // The emulator's fault module alone (no server code): a pure helper that runs in the browser.
 import { fetchWithFaultOnce } from '../src/emulator/chat/faults';
 import { createReplayFetch, replayFetchOf, TRANSCRIPTS, withReplayFetch, type ReplayFetchOptions } from '../src/testing';
 import { longThreadTranscript } from '../test/helpers/transcripts';
+import { STRING_LABELS } from './chat-stories';
 const cannotAnswer = TRANSCRIPTS['cannot-answer'];
 const marginError = TRANSCRIPTS['margin-error'];
 const revenueByMonth = TRANSCRIPTS['revenue-by-month'];
 const topCustomers = TRANSCRIPTS['top-customers'];
 
-/**
- * The agent chat in every state. "Live" stories talk to the emulator through the partner's chat
- * proxy route (the provider's `chat={{ url: '/api/service' }}`); the others replay answers recorded
- * from the emulator (the testing kit's TRANSCRIPTS), so they look the same on every run.
- */
+// The agent chat in every state. "Live" stories talk to the emulator through the partner's chat
+// proxy route (the provider's `chat={{ url: '/api/service' }}`); the others replay answers recorded
+// from the emulator (the testing kit's TRANSCRIPTS), so they look the same on every run. The
+// controls set what a partner tweaks; the callbacks are actions; what is code (the conversation,
+// replacement views, a `fetch`, credentials) has no control.
 const meta: Meta<typeof AgentChat> = {
   title: 'Chat/AgentChat',
   component: AgentChat,
+  tags: ['autodocs'],
+  args: {
+    showThinking: false,
+    disabled: false,
+    autoFocus: false,
+    labels: STRING_LABELS,
+    onChatId: fn(),
+    onFinish: fn(),
+    onError: fn(),
+  },
+  argTypes: {
+    chat: { control: false },
+    components: { control: false },
+    fetch: { control: false },
+    auth: { control: false },
+    sessionSettings: { control: false },
+  },
   decorators: [
     (Story) => (
       <div style={{ height: 560, maxWidth: 760, display: 'flex', flexDirection: 'column' }}>
@@ -52,7 +70,7 @@ function recorded(transcript: string, options: Omit<ReplayFetchOptions, 'transcr
 const finished = async (canvasElement: HTMLElement) =>
   waitFor(() => expect(canvasElement.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready'), { timeout: 15_000 });
 
-/** A new conversation: the title and suggested questions. */
+/** A new conversation: the title and suggested questions (change them, and the labels, in the controls). */
 export const Empty: Story = {
   args: { suggestions: SUGGESTIONS },
   play: async ({ canvasElement }) => {
@@ -66,11 +84,13 @@ export const Empty: Story = {
 /** Live: a question typed and sent with Enter, answered by the emulator through the proxy route. */
 export const Live: Story = {
   args: { suggestions: SUGGESTIONS },
-  play: async ({ canvasElement }) => {
+  play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await userEvent.type(canvas.getByRole('textbox', { name: 'Ask a question' }), 'How many orders are in each status?{Enter}');
     await finished(canvasElement);
     await expect(canvasElement.querySelector('[data-part="final-answer"]')).not.toBeNull();
+    await expect(args.onChatId).toHaveBeenCalledTimes(1);
+    await expect(args.onFinish).toHaveBeenCalledWith(expect.objectContaining({ status: 'ready' }));
   },
 };
 
@@ -149,6 +169,7 @@ export const ErrorWithRetry: Story = {
 
 /** Live: stopped with the Stop button; the emulator's agent really stops (abort endpoint). */
 export const Aborted: Story = {
+  tags: ['!autodocs'],
   render: (args) => <Asked {...args} question="Show revenue by region" options={{ fetch: fetchWithFaultOnce('hold-after=6') }} />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -159,6 +180,7 @@ export const Aborted: Story = {
 
 /** The connection dropped mid-answer and the resend has not answered yet: "reconnecting". */
 export const Reconnecting: Story = {
+  tags: ['!autodocs'],
   render: (args) => (
     <Asked
       {...args}
@@ -174,6 +196,7 @@ export const Reconnecting: Story = {
 
 /** A stored thread of 1,000 messages, opened by its `chatId` (read from the recorded transport): the latest 50 in the page, earlier ones on demand. */
 export const LongThread: Story = {
+  tags: ['!autodocs'],
   args: { chatId: '00000000-0000-4000-8000-000000001000' },
   render: ({ chatId, ...args }) => <AgentChat {...args} {...recorded(longThreadTranscript(1000, chatId), { chunking: 'whole' })} chatId={chatId} />,
   play: async ({ canvasElement }) => {

@@ -1,16 +1,21 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { EmbeddedApp } from '../src';
-import { surfaceStates } from './embed-stories';
+import { becomesReady, embedArgs, embedArgTypes, surfaceStates } from './embed-stories';
 
-/** The creator-mode app of deployment 1 of the emulator, in each state. */
+// The creator-mode app of deployment 1 of the emulator: `Playground` from the controls, then each state.
 const meta = {
   title: 'Embeds/EmbeddedApp',
   component: EmbeddedApp,
-  args: { deploymentId: 1 },
+  tags: ['autodocs'],
+  args: { ...embedArgs, deploymentId: 1, allowExport: false },
+  argTypes: embedArgTypes,
 } satisfies Meta<typeof EmbeddedApp>;
 
 export default meta;
 type Story = StoryObj<typeof meta>;
+
+/** The app as the controls set it. */
+export const Playground: Story = { play: becomesReady };
 
 const states = surfaceStates((props) => <EmbeddedApp deploymentId={1} {...props} />, 'view');
 

@@ -1,19 +1,28 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { EmbeddedDashboard } from '../src';
-import { surfaceStates } from './embed-stories';
+import { becomesReady, embedArgs, embedArgTypes, surfaceStates } from './embed-stories';
 
-/**
- * A published dashboard of the emulator (`sales-overview`), signed-embedded through the
- * partner's session route. Each story is one state: ready, loading, error with retry, renewal.
- */
+// A published dashboard of the emulator (`sales-overview`), signed-embedded through the
+// partner's session route. `Playground` takes its props from the controls; each other story is
+// one state: ready, loading, error with retry, renewal.
 const meta = {
   title: 'Embeds/EmbeddedDashboard',
   component: EmbeddedDashboard,
-  args: { publicId: 'sales-overview' },
+  tags: ['autodocs'],
+  args: {
+    ...embedArgs,
+    publicId: 'sales-overview',
+    allowExport: false,
+    switches: { showDashboardExportMenu: true, showDashboardHeader: true, showDashboardTitle: true },
+  },
+  argTypes: { ...embedArgTypes, publicId: { control: 'select', options: ['sales-overview', 'orders-ops'] } },
 } satisfies Meta<typeof EmbeddedDashboard>;
 
 export default meta;
 type Story = StoryObj<typeof meta>;
+
+/** The dashboard as the controls set it: change the scheme, locale or time zone and the embed follows without a reload. */
+export const Playground: Story = { play: becomesReady };
 
 const states = surfaceStates((props) => <EmbeddedDashboard publicId="sales-overview" {...props} />, 'dashboard-loaded');
 

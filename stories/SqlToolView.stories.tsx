@@ -1,19 +1,20 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { SqlToolView } from '../src/components/results';
+import { DEFAULT_SQL_TOOL_LABELS, SqlToolView } from '../src/components/results';
 import { createChatClient } from '../src/core/chat-client';
 import { createThreadStore, type ChatToolCall } from '../src/core/thread-store';
 import { editedSqlToolCall, sqlToolCall, sqlWire, toChatToolCall } from '../test/fixtures/sql-tool-calls';
+import { drawnChart } from './result-stories';
 
-/**
- * The view of a `serviceSqlApi` tool call, fed by calls recorded from the emulator's agent
- * (`test/fixtures/sql-tool-calls.json`); "Load all" runs against the live emulator through the
- * story provider's data settings (the partner routes of `.storybook/service-backend.ts`).
- */
+// The view of a `serviceSqlApi` tool call, fed by calls recorded from the emulator's agent
+// (`test/fixtures/sql-tool-calls.json`); "Load all" runs against the live emulator through the
+// story provider's data settings (the partner routes of `.storybook/service-backend.ts`).
 const meta = {
   title: 'Chat/SqlToolView',
   component: SqlToolView,
-  args: { call: sqlToolCall('revenueByMonth') },
+  tags: ['autodocs'],
+  args: { call: sqlToolCall('revenueByMonth'), labels: { ...DEFAULT_SQL_TOOL_LABELS } },
+  argTypes: { call: { control: 'object' }, defaultView: { control: 'inline-radio', options: ['chart', 'table'] } },
   decorators: [
     (Story) => (
       <div style={{ maxWidth: 760 }}>
@@ -29,18 +30,6 @@ type Story = StoryObj<typeof meta>;
 
 const resultRows = (name: 'revenueByMonth' | 'ordersByStatus' | 'revenueByRegion' | 'topCustomers') =>
   (JSON.parse(sqlWire(name).result!) as { data: string[][] }).data;
-
-/** The chart part once vega has drawn it (or given up). */
-async function drawnChart(canvasElement: HTMLElement): Promise<HTMLElement> {
-  return waitFor(
-    () => {
-      const chart = canvasElement.querySelector<HTMLElement>('[data-part="chart"]');
-      if (chart?.dataset.state !== 'ready' && chart?.dataset.state !== 'error') throw new Error('the chart is still loading');
-      return chart;
-    },
-    { timeout: 20_000 },
-  );
-}
 
 /** The tool is still running: title, description and SQL from its input. */
 export const Running: Story = {

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useState } from 'react';
 import { expect, waitFor } from 'storybook/test';
-import { StreamingMarkdown, type StreamingMarkdownProps } from '../src/components/markdown';
+import { DEFAULT_MARKDOWN_LABELS, DEFAULT_MARKDOWN_LIMITS, StreamingMarkdown, type StreamingMarkdownProps } from '../src/components/markdown';
 import { deltasOf } from '../test/helpers/markdown-corpus';
 
 /** An analytics agent's answer, as recorded from a chat: what the streaming story replays. */
@@ -60,10 +60,24 @@ function Replay({ text, interval = 30, ...props }: Omit<StreamingMarkdownProps, 
   return <StreamingMarkdown {...props} text={deltas.slice(0, shown).join('')} streaming={shown < deltas.length} />;
 }
 
+// Controls: edit `text` and flip `streaming` to see unfinished syntax healed and then rendered
+// whole; `limits` and `labels` start at their defaults (`DEFAULT_MARKDOWN_LIMITS`,
+// `DEFAULT_MARKDOWN_LABELS`).
 const meta = {
   title: 'Chat/StreamingMarkdown',
   component: StreamingMarkdown,
-  args: { text: ANSWER },
+  tags: ['autodocs'],
+  args: {
+    text: ANSWER,
+    streaming: false,
+    allowedImageOrigins: [],
+    limits: { ...DEFAULT_MARKDOWN_LIMITS },
+    labels: { ...DEFAULT_MARKDOWN_LABELS },
+  },
+  argTypes: {
+    text: { control: { type: 'text' } },
+    components: { control: false },
+  },
 } satisfies Meta<typeof StreamingMarkdown>;
 
 export default meta;
@@ -85,7 +99,7 @@ export const Complete: Story = {
 
 /** The same answer streamed in a few characters at a time, ending equal to the complete render. */
 export const Streaming: Story = {
-  render: (args) => <Replay text={args.text} interval={15} />,
+  render: ({ streaming: _streaming, ...args }) => <Replay {...args} interval={15} />,
   play: async ({ canvasElement }) => {
     const root = () => canvasElement.querySelector<HTMLElement>('[data-part="markdown"]')!;
     await waitFor(() => expect(root().dataset.state).toBe('streaming'));
@@ -118,5 +132,26 @@ export const HostileInput: Story = {
     await expect(root.querySelector('[data-part="markdown-image"]')?.textContent).toBe('A tracking pixel');
     await expect(root.querySelector('[data-part="markdown-plain"]')?.getAttribute('data-reason')).toBe('depth');
     await expect((window as { __storyPwned?: boolean }).__storyPwned).toBeUndefined();
+  },
+};
+
+/**
+ * `limits.maxDepth` of 3: the quote nested five deep is shown as plain text, the text around it as
+ * markdown. Depth is counted from each line's leading containers without parsing (quote markers,
+ * list markers, two columns of indentation: `CONTAINER_PREFIX` in `src/components/markdown/limits.ts`),
+ * since the parser is what a nesting bomb would stall.
+ */
+export const DepthLimit: Story = {
+  args: {
+    text: 'Before the quote, **bold**.\n\n> > > > > five quotes deep\n\nAfter the quote, _emphasis_.',
+    limits: { ...DEFAULT_MARKDOWN_LIMITS, maxDepth: 3 },
+  },
+  play: async ({ canvasElement }) => {
+    const root = canvasElement.querySelector<HTMLElement>('[data-part="markdown"]')!;
+    await expect(root.querySelector('[data-part="markdown-plain"]')?.getAttribute('data-reason')).toBe('depth');
+    await expect(root.querySelector('[data-part="markdown-plain"]')?.textContent).toContain('five quotes deep');
+    await expect(root.querySelectorAll('blockquote')).toHaveLength(0);
+    await expect(root.querySelector('strong')?.textContent).toBe('bold');
+    await expect(root.querySelector('em')?.textContent).toBe('emphasis');
   },
 };

@@ -2,10 +2,64 @@
  * What the embed stories share: a session override (to show loading and failure against the live
  * emulator), a live event log, and the four states every surface has.
  */
-import type { StoryObj } from '@storybook/react-vite';
+import type { ArgTypes, StoryObj } from '@storybook/react-vite';
 import { useState, type ReactNode } from 'react';
-import { expect, userEvent, waitFor } from 'storybook/test';
-import { ServiceProvider, useServiceContext, type AnyEmbedEvent, type EmbedCommonOptions, type EmbedErrorInfo, type GetEmbedSession } from '../src';
+import { expect, fn, userEvent, waitFor } from 'storybook/test';
+import {
+  DEFAULT_READY_TIMEOUT_MS,
+  DEFAULT_RENEW_AFTER_MS,
+  ServiceProvider,
+  useServiceContext,
+  type AnyEmbedEvent,
+  type EmbedCommonOptions,
+  type EmbedErrorInfo,
+  type EmbedFrameProps,
+  type GetEmbedSession,
+} from '../src';
+
+/**
+ * The controls every embed's docs page starts from: the declarative view state (sent as actions
+ * when a control changes, never a reload), the frame's size and timeouts, and every callback as
+ * an action, so the Actions panel logs the events the embed sends.
+ */
+export const embedArgs = {
+  colorScheme: 'light',
+  locale: 'en-US',
+  timezone: 'UTC',
+  height: 520,
+  readyTimeoutMs: DEFAULT_READY_TIMEOUT_MS,
+  renewAfterMs: DEFAULT_RENEW_AFTER_MS,
+  onEvent: fn(),
+  onReady: fn(),
+  onView: fn(),
+  onNavigate: fn(),
+  onDashboardLoaded: fn(),
+  onDownload: fn(),
+  onDrilldown: fn(),
+  onAiQuery: fn(),
+  onError: fn(),
+  onSessionRenewed: fn(),
+} satisfies EmbedCommonOptions & EmbedFrameProps;
+
+/** Controls of the props that are not plain data: render functions are code, not settings. */
+export const embedArgTypes: Partial<ArgTypes> = {
+  colorScheme: { control: 'inline-radio', options: ['light', 'dark', 'auto'] },
+  height: { control: { type: 'number', min: 120, step: 20 } },
+  locale: { control: 'select', options: ['en-US', 'de-DE', 'fr-FR', 'ja-JP', 'es'] },
+  timezone: { control: 'select', options: ['UTC', 'Europe/Berlin', 'Asia/Tokyo', 'America/New_York'] },
+  theme: { control: 'object' },
+  filters: { control: 'object' },
+  switches: { control: 'object' },
+  labels: { control: 'object' },
+  renderPlaceholder: { control: false },
+  renderError: { control: false },
+};
+
+/** A story's play: the embed reaches `ready`, and `onReady` (an action) is called with the typed event. */
+export async function becomesReady({ canvasElement, args }: { canvasElement: HTMLElement; args: Pick<EmbedCommonOptions, 'onReady'> }): Promise<void> {
+  await waitFor(() => expect(stateOf(canvasElement)).toBe('ready'), { timeout: 15_000 });
+  await waitFor(() => expect(args.onReady).toHaveBeenCalledWith(expect.objectContaining({ type: 'service:event:ready' })), { timeout: 15_000 });
+}
 
 /** Re-provides the story's provider with `getEmbedSession` wrapped (the route stays the real one). */
 export function SessionOverride({ wrap, children }: { wrap: (route: GetEmbedSession) => GetEmbedSession; children: ReactNode }) {
@@ -15,6 +69,15 @@ export function SessionOverride({ wrap, children }: { wrap: (route: GetEmbedSess
     <ServiceProvider tenantUrl={outer.tenantUrl} getEmbedSession={getEmbedSession}>
       {children}
     </ServiceProvider>
+  );
+}
+
+/** The box of an embed's frame, for its parts alone: they cover it exactly (no layout shift). */
+export function Frame({ children }: { children: ReactNode }): ReactNode {
+  return (
+    <div data-service-embed="" style={{ position: 'relative', height: 240, maxWidth: 640, border: '1px solid var(--service-color-border)' }}>
+      {children}
+    </div>
   );
 }
 
@@ -65,12 +128,12 @@ export type SurfaceProps = EmbedCommonOptions & { height?: number };
 const stateOf = (canvas: HTMLElement): string | undefined => canvas.querySelector<HTMLElement>('[data-service-embed]')?.dataset['state'];
 const logText = (canvas: HTMLElement): string => canvas.querySelector('[data-testid="event-log"]')?.textContent ?? '';
 
-/** A surface with its event log. */
-function Logged({ render, extra }: { render: (props: SurfaceProps) => ReactNode; extra?: Partial<SurfaceProps> }) {
+/** A surface with its event log; the story's controls apply, the log's callbacks and the state's `extra` over them. */
+function Logged({ render, args, extra }: { render: (props: SurfaceProps) => ReactNode; args: Partial<SurfaceProps>; extra?: Partial<SurfaceProps> }) {
   const { entries, callbacks } = useEventLog();
   return (
     <>
-      {render({ height: 520, ...callbacks, ...extra })}
+      {render({ height: 520, ...args, ...callbacks, ...extra })}
       <EventLog entries={entries} />
     </>
   );
@@ -84,16 +147,16 @@ function Logged({ render, extra }: { render: (props: SurfaceProps) => ReactNode;
 export function surfaceStates(render: (props: SurfaceProps) => ReactNode, readyEvent: string): Record<'Ready' | 'Loading' | 'ErrorWithRetry' | 'Renewal', StoryObj> {
   return {
     Ready: {
-      render: () => <Logged render={render} />,
+      render: (args) => <Logged render={render} args={args} />,
       play: async ({ canvasElement }) => {
         await waitFor(() => expect(stateOf(canvasElement)).toBe('ready'), { timeout: 15_000 });
         await waitFor(() => expect(logText(canvasElement)).toContain(readyEvent), { timeout: 15_000 });
       },
     },
     Loading: {
-      render: () => (
+      render: (args) => (
         <SessionOverride wrap={() => () => new Promise<string>(() => {})}>
-          <Logged render={render} extra={{ readyTimeoutMs: 10 * 60 * 1000 }} />
+          <Logged render={render} args={args} extra={{ readyTimeoutMs: 10 * 60 * 1000 }} />
         </SessionOverride>
       ),
       play: async ({ canvasElement }) => {
@@ -102,14 +165,14 @@ export function surfaceStates(render: (props: SurfaceProps) => ReactNode, readyE
       },
     },
     ErrorWithRetry: {
-      render: () => (
+      render: (args) => (
         <SessionOverride
           wrap={(route) => {
             let calls = 0;
             return (request, options) => (++calls === 1 ? Promise.reject(new Error('The session route is down (first call of this story)')) : route(request, options));
           }}
         >
-          <Logged render={render} />
+          <Logged render={render} args={args} />
         </SessionOverride>
       ),
       play: async ({ canvasElement }) => {
@@ -119,7 +182,7 @@ export function surfaceStates(render: (props: SurfaceProps) => ReactNode, readyE
       },
     },
     Renewal: {
-      render: () => <Logged render={render} extra={{ renewAfterMs: 4000 }} />,
+      render: (args) => <Logged render={render} args={args} extra={{ renewAfterMs: 4000 }} />,
       play: async ({ canvasElement }) => {
         await waitFor(() => expect(logText(canvasElement)).toContain('session renewed'), { timeout: 20_000 });
         expect(stateOf(canvasElement)).toBe('ready');

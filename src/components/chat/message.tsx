@@ -42,7 +42,7 @@ export const ChatThinking = /*#__PURE__*/ forwardRef<HTMLDetailsElement, ChatThi
 
 /** Props of {@link ChatMessageItem}. */
 export interface ChatMessageProps extends ComponentPropsWithoutRef<'article'> {
-  /** The message to show. */
+  /** The message, as the conversation's `messages` hold it. */
   message: ChatMessage;
   /** True when this message is the final answer (rule of 4.4). */
   final?: boolean;

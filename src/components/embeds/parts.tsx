@@ -37,7 +37,7 @@ const cover: CSSProperties = { position: 'absolute', inset: 0 };
 export interface EmbedPlaceholderProps {
   /** What it says; announced politely to screen readers. */
   label: string;
-  /** Shown under the label (a spinner, a skeleton). */
+  /** Shown after the label (a spinner, a skeleton of the dashboard...). */
   children?: ReactNode;
 }
 
@@ -53,9 +53,9 @@ export function EmbedPlaceholder({ label, children }: EmbedPlaceholderProps): Re
 
 /** Props of {@link EmbedRetryButton}. */
 export interface EmbedRetryButtonProps {
-  /** Loads the embed again with a new session. */
+  /** Called on click: the embed's `retry`, which loads it again with a new session. */
   retry: () => void;
-  /** The button's text. */
+  /** The button's text (the embed's `labels.retry`, default `Try again`). */
   label: string;
 }
 
@@ -74,9 +74,9 @@ export interface EmbedErrorStateProps {
   error: ServiceError | undefined;
   /** Loads the embed again with a new session. */
   retry: () => void;
-  /** The heading and the retry button text. */
+  /** The heading and the retry button's text (the embed's `labels`). */
   labels: Pick<EmbedLabels, 'errorTitle' | 'retry'>;
-  /** Shown under the retry button. */
+  /** Shown after the retry button (a link to support, a request id...). */
   children?: ReactNode;
 }
 

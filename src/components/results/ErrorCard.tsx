@@ -2,7 +2,9 @@ import type { ReactNode } from 'react';
 
 /** Props of {@link ErrorCard}. */
 export interface ErrorCardProps {
+  /** What could not be shown, as the card's heading ("The chart cannot be shown"). */
   title: string;
+  /** Why, under the heading. */
   children?: ReactNode;
 }
 

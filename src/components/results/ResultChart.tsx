@@ -20,7 +20,7 @@ export interface ResultChartProps {
   title?: string;
   /** UI strings; see `SqlToolLabels`. */
   labels?: Partial<SqlToolLabels>;
-  /** Class names added to the root element's own. */
+  /** Class of the root element, next to the library's own. */
   className?: string;
 }
 
@@ -83,10 +83,9 @@ export function ResultChart(props: ResultChartProps): ReactNode {
     if (!element || !theme || !parsed.ok || !records.ok) return;
     let finalize: (() => void) | undefined;
     let cancelled = false;
-    const controller = new AbortController();
     setState({ status: 'loading' });
     const prepared = prepareSpec(parsed.spec, records.records, { description, theme });
-    embedChart(element, prepared, { theme, signal: controller.signal }).then(
+    embedChart(element, prepared, { theme }).then(
       (done) => {
         if (cancelled) done();
         else {
@@ -103,7 +102,6 @@ export function ResultChart(props: ResultChartProps): ReactNode {
     );
     return () => {
       cancelled = true;
-      controller.abort();
       finalize?.();
       element.replaceChildren();
     };

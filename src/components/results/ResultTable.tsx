@@ -25,13 +25,13 @@ export interface ResultTableProps {
   /** UI strings; see `SqlToolLabels`. */
   labels?: Partial<SqlToolLabels>;
   /**
-   * Rows rendered at most. Default `DEFAULT_MAX_TABLE_ROWS` (5,000): a "load all" of a
+   * Rows rendered at most. Default {@link DEFAULT_MAX_TABLE_ROWS} (5,000): a "load all" of a
    * large result stays responsive; the footer says how many are shown.
    */
   maxRows?: number;
   /** Locale of number formatting, a BCP-47 tag. Default: the browser's. */
   locale?: string;
-  /** Class names added to the root element's own. */
+  /** Class of the root element, next to the library's own. */
   className?: string;
   /** Actions for the footer, after the row count ("load all" in `SqlToolView`). */
   children?: ReactNode;

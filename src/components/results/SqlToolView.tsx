@@ -21,7 +21,7 @@ export interface SqlToolViewProps extends Omit<HTMLAttributes<HTMLDivElement>, '
   labels?: Partial<SqlToolLabels>;
   /** What a result with a chart shows first. Default `'chart'` when the call has a `vegaSpec`, else the table. */
   defaultView?: 'table' | 'chart';
-  /** Class names added to the root element's own. */
+  /** Class of the root element, next to the library's own. */
   className?: string;
 }
 

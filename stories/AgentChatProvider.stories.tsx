@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import {
   AgentChatProvider,
@@ -11,31 +11,27 @@ import {
   ChatThinking,
   ChatToolCallView,
   type AgentChatComponents,
+  type AgentChatProviderProps,
   type ChatToolViewProps,
 } from '../src/components/chat';
-import { useAgentChat } from '../src/react';
-import { createReplayFetch, TRANSCRIPTS } from '../src/testing';
-const topCustomers = TRANSCRIPTS['top-customers'];
+import { STRING_LABELS, useRecordedAnswer } from './chat-stories';
+import { noControls, suppliedByStory } from './story-docs';
 
-/**
- * The chat's parts composed into a layout of one's own: `AgentChatProvider` over a `useAgentChat`
- * conversation, the list and composer placed freely, a tool's view replaced through `components`,
- * the strings through `labels`.
- */
-const meta: Meta = { title: 'Chat/Parts' };
+/** The controls: the provider's display settings; the conversation and the layout are the story's. */
+type Args = Omit<AgentChatProviderProps, 'chat' | 'children'>;
+
+// The chat's parts composed into a layout of one's own: `AgentChatProvider` over a `useAgentChat`
+// conversation, the list and composer placed freely, a tool's view replaced through `components`,
+// the strings through `labels`.
+const meta = {
+  title: 'Chat/Parts/AgentChatProvider',
+  component: suppliedByStory(AgentChatProvider, 'chat', 'children'),
+  tags: ['autodocs'],
+  args: { showThinking: false, labels: { ...STRING_LABELS, input: 'Your question', send: 'Ask', log: 'Answers' } },
+  argTypes: noControls('chat', 'components', 'children'),
+} satisfies Meta<Args>;
 export default meta;
-
-/** A conversation replaying the recorded answer to one question, asked once on mount. */
-function useRecordedAnswer() {
-  const chat = useAgentChat({ url: '/recorded', fetch: createReplayFetch({ transcript: topCustomers, chunking: 48 }).fetch });
-  const asked = useRef(false);
-  useEffect(() => {
-    if (asked.current) return;
-    asked.current = true;
-    chat.send('Who are our top 10 customers?').catch(() => undefined);
-  }, [chat]);
-  return chat;
-}
+type Story = StoryObj<Args>;
 
 /** A replacement view of `serviceMeta`: only the names of the views found. */
 function ViewsFound({ call }: ChatToolViewProps): ReactNode {
@@ -45,10 +41,10 @@ function ViewsFound({ call }: ChatToolViewProps): ReactNode {
 
 const COMPONENTS: AgentChatComponents = { tools: { serviceMeta: ViewsFound } };
 
-function Composed(): ReactNode {
+function Composed(args: Args): ReactNode {
   const chat = useRecordedAnswer();
   return (
-    <AgentChatProvider chat={chat} components={COMPONENTS} labels={{ input: 'Your question', send: 'Ask', log: 'Answers' }}>
+    <AgentChatProvider {...args} chat={chat} components={COMPONENTS}>
       <div style={{ display: 'grid', gridTemplateRows: 'auto 1fr', gap: 'var(--service-space-3)', height: 520, maxWidth: 720 }}>
         <ChatComposer />
         <ChatMessageList />
@@ -59,8 +55,8 @@ function Composed(): ReactNode {
 }
 
 /** The composer above the answers, a custom `serviceMeta` view, relabelled strings. */
-export const ComposedLayout: StoryObj = {
-  render: () => <Composed />,
+export const ComposedLayout: Story = {
+  render: (args) => <Composed {...args} />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await waitFor(() => expect(canvas.getByRole('log', { name: 'Answers' })).toHaveAttribute('aria-busy', 'false'), { timeout: 10_000 });
@@ -72,12 +68,12 @@ export const ComposedLayout: StoryObj = {
 };
 
 /** One recorded answer's messages, each part rendered on its own outside the list. */
-function Individual(): ReactNode {
+function Individual(args: Args): ReactNode {
   const chat = useRecordedAnswer();
   const thinking = chat.messages.find((message) => message.thinking !== '');
   const sqlCall = chat.messages.find((message) => message.toolCall?.name === 'serviceSqlApi');
   return (
-    <AgentChatProvider chat={chat} showThinking>
+    <AgentChatProvider {...args} chat={chat}>
       <div style={{ display: 'grid', gap: 'var(--service-space-3)', maxWidth: 720 }}>
         <ChatEmptyState suggestions={['Revenue by region in 2025']} />
         {chat.finalAnswer ? <ChatMessageItem message={chat.finalAnswer} final /> : null}
@@ -89,8 +85,9 @@ function Individual(): ReactNode {
 }
 
 /** `ChatEmptyState`, `ChatMessageItem` (a final answer), `ChatThinking` and `ChatToolCallView`, each alone. */
-export const IndividualParts: StoryObj = {
-  render: () => <Individual />,
+export const IndividualParts: Story = {
+  args: { showThinking: true, labels: STRING_LABELS },
+  render: (args) => <Individual {...args} />,
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('[data-part="final-answer"], [data-final]')).not.toBeNull(), { timeout: 10_000 });
     await expect(canvasElement.querySelector('[data-part="thinking"]')).not.toBeNull();
