@@ -55,7 +55,8 @@ export const ChatComposer = /*#__PURE__*/ forwardRef<HTMLFormElement, ChatCompos
       stop();
     } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && event.target === input.current) {
       event.preventDefault();
-      send();
+      // Through the form's submit event, so the host's `onSubmit` sees (and may cancel) Enter too.
+      event.currentTarget.requestSubmit();
     }
   };
 

@@ -2,7 +2,7 @@
  * AgentChat's parts in jsdom: tool calls by kind (views found, error card, unknown tool as JSON),
  * replacement views and labels, refs and composed handlers, and a server render.
  */
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { createRef } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
@@ -86,6 +86,31 @@ describe('chat parts', () => {
     expect(chat.abort).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
     expect(chat.abort).toHaveBeenCalledTimes(1);
+  });
+
+  it('Enter goes through onSubmit as the Send button does: preventDefault keeps the question', () => {
+    const chat = conversation([]);
+    let cancel = true;
+    const onSubmit = vi.fn((event: { preventDefault(): void }) => {
+      if (cancel) event.preventDefault();
+    });
+    const { container } = render(
+      <AgentChatProvider chat={chat}>
+        <ChatComposer onSubmit={onSubmit} />
+      </AgentChatProvider>,
+    );
+    const box = within(container).getByRole('textbox', { name: 'Ask a question' });
+    fireEvent.change(box, { target: { value: 'Orders by status' } });
+    fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(onSubmit).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(chat.send).not.toHaveBeenCalled();
+    expect((box as HTMLTextAreaElement).value).toBe('Orders by status');
+    cancel = false;
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSubmit).toHaveBeenCalledTimes(2);
+    expect(chat.send).toHaveBeenCalledWith('Orders by status');
   });
 
   it('a part outside AgentChat says where it belongs', () => {
