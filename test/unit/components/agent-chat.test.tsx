@@ -8,7 +8,7 @@ import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { agentChatReducer, INITIAL_AGENT_CHAT_STATE } from '../../../src/core/agent-chat';
 import { createThreadStore, type ChatMessage } from '../../../src/core/thread-store';
-import { AgentChat, AgentChatProvider, ChatComposer, ChatMessageList, ChatToolCallView } from '../../../src/components/chat';
+import { AgentChat, AgentChatProvider, ChatAnnouncer, ChatComposer, ChatMessageList, ChatToolCallView } from '../../../src/components/chat';
 import { ServiceProvider, type UseAgentChatResult } from '../../../src/react';
 
 /** A conversation snapshot holding `lines`, with no transport behind it. */
@@ -111,6 +111,28 @@ describe('chat parts', () => {
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(onSubmit).toHaveBeenCalledTimes(2);
     expect(chat.send).toHaveBeenCalledWith('Orders by status');
+  });
+
+  it('the announcer speaks a new final answer once, even when no running status was committed', () => {
+    const asked = { id: 'u1', role: 'user', graphPath: [], content: 'Orders by status?', isDelta: false, sort: 1 };
+    const answer = (id: string, content: string, sort: number) => ({ id, role: 'assistant', graphPath: ['final'], content, isDelta: false, sort });
+    // A reopened thread: its answer is there at mount and is not spoken.
+    const view = (chat: UseAgentChatResult) => (
+      <AgentChatProvider chat={chat}>
+        <ChatAnnouncer />
+      </AgentChatProvider>
+    );
+    const first = conversation([asked, answer('a1', 'Old answer.', 2)]);
+    const { container, rerender } = render(view(first));
+    const region = container.querySelector('[data-part="announcer"]')!;
+    expect(region.textContent).toBe('');
+    // One commit from the old answer straight to a new one (both `ready`): spoken.
+    rerender(view(conversation([asked, answer('a1', 'Old answer.', 2), { ...asked, id: 'u2', sort: 3 }, answer('a2', '12 orders are open.', 4)])));
+    expect(region.textContent).toMatch(/12 orders are open\.$/);
+    const spoken = region.textContent;
+    // Re-rendered with the same answer: nothing new.
+    rerender(view(conversation([asked, answer('a1', 'Old answer.', 2), { ...asked, id: 'u2', sort: 3 }, answer('a2', '12 orders are open.', 4)])));
+    expect(region.textContent).toBe(spoken);
   });
 
   it('a part outside AgentChat says where it belongs', () => {
