@@ -13,12 +13,15 @@ import { DEFAULT_AGENT_CHAT_LABELS, type AgentChatLabels } from './labels';
 
 /** Props of a replacement tool view (`components.tools[name]`) and of `components.toolCall`. */
 export interface ChatToolViewProps {
+  /** The tool call to show: its name, input and result. */
   call: ChatToolCall;
+  /** The message that reports the call. */
   message: ChatMessage;
 }
 
 /** Props of a replacement view of a message part (`thinking`, `content`). */
 export interface ChatPartViewProps {
+  /** The message whose part this view shows. */
   message: ChatMessage;
   /** True while this message still streams. */
   streaming: boolean;
@@ -32,9 +35,13 @@ export interface ChatPartViewProps {
  * its own entry in `tools`).
  */
 export interface AgentChatComponents {
+  /** Views of tools by tool name, such as `serviceSqlApi`. */
   tools?: Readonly<Record<string, ComponentType<ChatToolViewProps>>>;
+  /** The view of every tool call without its own entry in `tools`. */
   toolCall?: ComponentType<ChatToolViewProps>;
+  /** The view of a message's `thinking` (shown only with `showThinking`). */
   thinking?: ComponentType<ChatPartViewProps>;
+  /** The view of a message's text (Markdown by default). */
   content?: ComponentType<ChatPartViewProps>;
 }
 
@@ -44,8 +51,11 @@ export interface AgentChatComponents {
  * first, so a delta re-renders the message it belongs to and no other.
  */
 export interface AgentChatConfig {
+  /** Every string of the chat UI, defaults filled in. */
   labels: AgentChatLabels;
+  /** Replacement views; `{}` for the library's own. */
   components: AgentChatComponents;
+  /** Whether the agent's `thinking` is shown. */
   showThinking: boolean;
 }
 
@@ -65,11 +75,11 @@ export interface AgentChatProviderProps {
   chat: UseAgentChatResult;
   /** Any subset of the strings; the rest stay English. */
   labels?: Partial<AgentChatLabels>;
-  /** Views replacing the library's: tools by name, message parts. Pass a stable object. */
+  /** Replacement views of tools or message parts; default none. */
   components?: AgentChatComponents;
   /** Shows the agent's `thinking`, collapsed. Default `false`: hidden. */
   showThinking?: boolean;
-  /** The parts, in a layout of your own. */
+  /** The chat parts (`ChatMessageList`, `ChatComposer`...) in your layout. */
   children?: ReactNode;
 }
 

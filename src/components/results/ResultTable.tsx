@@ -25,7 +25,7 @@ export interface ResultTableProps {
   /** UI strings; see `SqlToolLabels`. */
   labels?: Partial<SqlToolLabels>;
   /**
-   * Rows rendered at most. Default {@link DEFAULT_MAX_TABLE_ROWS} (5,000): a "load all" of a
+   * Rows rendered at most. Default `DEFAULT_MAX_TABLE_ROWS` (5,000): a "load all" of a
    * large result stays responsive; the footer says how many are shown.
    */
   maxRows?: number;
