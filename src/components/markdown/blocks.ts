@@ -13,6 +13,8 @@ export interface SettledBlock {
   source: string;
   /** Link reference definitions inside it, as markdown lines (empty for most blocks). */
   definitions: string;
+  /** Labels of the footnote definitions inside it (empty for most blocks). */
+  footnotes: readonly string[];
   /** Set when the block is shown as plain text instead of parsed. */
   plain?: PlainReason;
 }
@@ -66,7 +68,14 @@ export function splitBlocks(previous: Split | undefined, text: string, limits: M
   let openPlain = previous && cut === previous.cut ? previous.openPlain : undefined;
   let tailPlain: PlainReason | undefined;
   const push = (source: string, plain?: PlainReason) => {
-    blocks.push({ start: cut, source, definitions: plain ? '' : definitionsOf(parseMarkdown(source)), ...(plain ? { plain } : {}) });
+    const tree = plain ? undefined : parseMarkdown(source);
+    blocks.push({
+      start: cut,
+      source,
+      definitions: tree ? definitionsOf(tree) : '',
+      footnotes: tree ? footnoteLabelsOf(tree) : NO_LABELS,
+      ...(plain ? { plain } : {}),
+    });
     cut += source.length;
     window = FIRST_WINDOW;
   };
@@ -211,7 +220,12 @@ function settle(source: string): Omit<SettledBlock, 'plain'>[] {
       continue;
     }
     const nodes = children.slice(first, index);
-    result.push({ start, source: source.slice(start, end), definitions: nodes.map((node) => definitionsOf(node)).filter(Boolean).join('\n') });
+    result.push({
+      start,
+      source: source.slice(start, end),
+      definitions: nodes.map((node) => definitionsOf(node)).filter(Boolean).join('\n'),
+      footnotes: nodes.flatMap((node) => footnoteLabelsOf(node)),
+    });
     start = end;
     first = index;
   }
@@ -243,6 +257,20 @@ function openFenceRunsToEnd(source: string): boolean {
 
 function lineStart(source: string, offset: number): number {
   return source.lastIndexOf('\n', offset - 1) + 1;
+}
+
+const NO_LABELS: readonly string[] = [];
+
+/** Labels of the footnote definitions anywhere in a node, as written. */
+export function footnoteLabelsOf(node: MdastNodes): readonly string[] {
+  let labels: string[] | undefined;
+  const stack: MdastNodes[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.type === 'footnoteDefinition') (labels ??= []).push(current.label ?? current.identifier);
+    if ('children' in current) for (const child of current.children) stack.push(child);
+  }
+  return labels ?? NO_LABELS;
 }
 
 /** Link reference definitions anywhere in a node (a quote or list item can hold them too). */
