@@ -101,22 +101,26 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
   const tailDefinitions = tailTree ? definitionsOf(tailTree) : '';
   const definitions = split.blocks.map((block) => block.definitions);
   const anyDefinitions = tailDefinitions !== '' || definitions.some(Boolean);
-  // So do footnote definitions: a `[^1]` is a reference only where `[^1]:` is defined, anywhere.
-  // While streaming, references whose definition has not arrived yet count as defined too, so
-  // they show as their number from the start instead of as raw `[^1]`.
-  const footnotes = footnoteContext(split, tailTree, streaming ? tailSource : undefined, trees);
+  // So do footnote definitions: a `[^1]` is a reference only where `[^1]:` is defined, anywhere,
+  // so blocks that write one are parsed after stub definitions of every label. While streaming,
+  // references whose definition has not arrived yet count as defined too, so they show as their
+  // number from the start instead of as raw `[^1]`.
+  const footnoteLabels = new Set(split.blocks.flatMap((block) => block.footnotes));
+  if (tailTree) for (const label of footnoteLabelsOf(tailTree)) footnoteLabels.add(label);
+  if (streaming && visible.includes('[^')) for (const match of visible.matchAll(REFERENCE)) footnoteLabels.add(match[1]!);
+  // Each stub on its own, then an HTML comment (never rendered) that ends the last one, so that
+  // indented code after the stubs stays code instead of continuing a footnote.
+  const stubs = footnoteLabels.size === 0 ? '' : [...footnoteLabels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->\n\n';
 
   const views: BlockView[] = split.blocks.map((block, index) => {
     const context = anyDefinitions && block.source.includes('[') ? around(definitions, index, tailDefinitions) : NO_CONTEXT;
-    const stubs = trees.referenced(block).length > 0 ? footnotes.stubs : '';
-    return trees.settled(block, withFootnotes(context, stubs), resolved);
+    return trees.settled(block, block.source.includes('[^') ? stubs : '', context, resolved);
   });
   if (tailSource !== '') {
     const context = anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
-    const stubs = tailSource.includes('[^') ? footnotes.stubs : '';
-    views.push(trees.tail(split.cut, tailSource, split.tailPlain, withFootnotes(context, stubs), resolved));
+    views.push(trees.tail(split.cut, tailSource, split.tailPlain, tailSource.includes('[^') ? stubs : '', context, resolved));
   }
-  const numbering = footnotes.stubs === '' ? undefined : numberFootnotes(views, trees);
+  const numbering = stubs === '' ? undefined : numberFootnotes(views);
 
   const children: ReactNode[] = views.map((view, index) => (
     <Block
@@ -151,83 +155,28 @@ function around(definitions: readonly string[], index: number, tail: string): De
   return before === '' && after === '' ? NO_CONTEXT : { before, after };
 }
 
-/**
- * Footnote definitions as markdown that only defines their labels: each stub on its own, then an
- * HTML comment (never rendered) that ends the last one, so that an indented block after the stubs
- * stays code instead of continuing a footnote.
- */
-function withFootnotes(context: DefinitionContext, stubs: string): DefinitionContext {
-  return stubs === '' ? context : { before: context.before === '' ? stubs : `${stubs}\n\n${context.before}`, after: context.after };
-}
-
-interface FootnoteContext {
-  /** Markdown defining every footnote label (empty when there are none). */
-  stubs: string;
-}
-
 const REFERENCE = /\[\^([^\]\s]+)\](?!:)/g;
-
-function footnoteContext(split: Split, tailTree: MdastRoot | undefined, streamingTail: string | undefined, trees: Trees): FootnoteContext {
-  const labels = new Set<string>();
-  for (const block of split.blocks) for (const label of block.footnotes) labels.add(label);
-  if (tailTree) for (const label of footnoteLabelsOf(tailTree)) labels.add(label);
-  if (streamingTail !== undefined) {
-    for (const block of split.blocks) for (const label of trees.referenced(block)) labels.add(label);
-    if (streamingTail.includes('[^')) for (const match of streamingTail.matchAll(REFERENCE)) labels.add(match[1]!);
-  }
-  if (labels.size === 0) return { stubs: '' };
-  return { stubs: [...labels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->' };
-}
 
 /** A block ready to render: its tree (and where its own markdown is in it), or why it is plain. */
 type BlockView = { source: string; plain: PlainReason } | { source: string; plain?: undefined; tree: MdastRoot; from: number; to: number };
 
-interface Trees {
-  settled(block: SettledBlock, context: DefinitionContext, limits: MarkdownLimits): BlockView;
-  tail(cut: number, source: string, plain: PlainReason | undefined, context: DefinitionContext, limits: MarkdownLimits): BlockView;
-  /** Labels a settled block writes as `[^label]` (streaming only: a cheap look, not a parse). */
-  referenced(block: SettledBlock): readonly string[];
-  /** Identifiers of the footnote references in a view's own markdown, in order. */
-  references(view: BlockView): readonly string[];
-}
-
-function createTrees(): Trees {
-  const settled = new WeakMap<SettledBlock, { context: DefinitionContext; limits: MarkdownLimits; view: BlockView }>();
-  const referenced = new WeakMap<SettledBlock, readonly string[]>();
-  const references = new WeakMap<MdastRoot, readonly string[]>();
-  let open: { cut: number; parser: ReturnType<typeof createExtendingParser> } | undefined;
+function createTrees() {
+  const settled = new WeakMap<SettledBlock, { key: string; limits: MarkdownLimits; view: BlockView }>();
+  let open: { cut: number; parse: (markdown: string) => MdastRoot } | undefined;
   return {
-    settled(block, context, limits) {
+    settled(block: SettledBlock, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
+      const key = `${stubs}\0${context.before}\0${context.after}`;
       const cached = settled.get(block);
-      if (cached && cached.limits === limits && cached.context.before === context.before && cached.context.after === context.after) {
-        return cached.view;
-      }
-      const view = viewOf(block.source, block.plain, context, limits, parseMarkdown);
-      settled.set(block, { context, limits, view });
+      if (cached?.limits === limits && cached.key === key) return cached.view;
+      const view = viewOf(block.source, block.plain, stubs, context, limits, parseMarkdown);
+      settled.set(block, { key, limits, view });
       return view;
     },
-    tail(cut, source, plain, context, limits) {
+    tail(cut: number, source: string, plain: PlainReason | undefined, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
       // The open block grows a few words at a time: its tree is extended instead of parsed again
       // when that is exactly the same. Settled blocks are parsed once, so this only pays off here.
-      if (open?.cut !== cut) open = { cut, parser: createExtendingParser() };
-      return viewOf(source, plain, context, limits, open.parser.parse);
-    },
-    referenced(block) {
-      let labels = referenced.get(block);
-      if (!labels) {
-        labels = block.source.includes('[^') ? [...block.source.matchAll(REFERENCE)].map((match) => match[1]!) : [];
-        referenced.set(block, labels);
-      }
-      return labels;
-    },
-    references(view) {
-      if (view.plain) return [];
-      let ids = references.get(view.tree);
-      if (!ids) {
-        ids = footnoteReferencesOf(view.tree, view.from, view.to);
-        references.set(view.tree, ids);
-      }
-      return ids;
+      if (open?.cut !== cut) open = { cut, parse: createExtendingParser().parse };
+      return viewOf(source, plain, stubs, context, limits, open.parse);
     },
   };
 }
@@ -235,13 +184,14 @@ function createTrees(): Trees {
 function viewOf(
   source: string,
   plain: PlainReason | undefined,
+  stubs: string,
   context: DefinitionContext,
   limits: MarkdownLimits,
   parse: (markdown: string) => MdastRoot,
 ): BlockView {
   const reason = plain ?? overLimit(source, limits)?.reason;
   if (reason) return { source, plain: reason };
-  const before = context.before === '' ? '' : `${context.before}\n\n`;
+  const before = stubs + (context.before === '' ? '' : `${context.before}\n\n`);
   const after = context.after === '' ? '' : `\n\n${context.after}`;
   const tree = parse(before + source + after);
   // The pre-parse check bounds nesting by line prefixes; inline nesting is bounded here.
@@ -249,34 +199,24 @@ function viewOf(
   return { source, tree, from: before.length, to: before.length + source.length };
 }
 
-/** Footnote reference identifiers in the part of `tree` from `from` to `to`, in document order (as to-hast numbers them). */
-function footnoteReferencesOf(tree: MdastRoot, from: number, to: number): readonly string[] {
+/**
+ * The footnote references (ids, in the order to-hast numbers them) and definitions in the part of
+ * `tree` from `from` to `to`. References inside a definition are numbered with the footnotes
+ * section, as in to-hast.
+ */
+function footnotesIn(tree: MdastRoot, from: number, to: number): { ids: string[]; definitions: FootnoteDefinition[] } {
   const ids: string[] = [];
-  const stack: MdastNodes[] = [tree];
+  const definitions: FootnoteDefinition[] = [];
+  const stack: MdastNodes[] = [...tree.children].reverse();
   while (stack.length > 0) {
     const node = stack.pop()!;
     const start = node.position?.start.offset ?? from;
-    if (node.type !== 'root' && (start < from || start >= to)) continue;
-    // References inside a definition are numbered when the footnotes section is, as in to-hast.
-    if (node.type === 'footnoteDefinition') continue;
-    if (node.type === 'footnoteReference') ids.push(node.identifier.toUpperCase());
+    if (start < from || start >= to) continue;
+    if (node.type === 'footnoteDefinition') definitions.push(node);
+    else if (node.type === 'footnoteReference') ids.push(node.identifier.toUpperCase());
     else if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
   }
-  return ids;
-}
-
-/** Footnote definitions in the part of `tree` from `from` to `to`. */
-function footnoteDefinitionsOf(tree: MdastRoot, from: number, to: number): FootnoteDefinition[] {
-  const found: FootnoteDefinition[] = [];
-  const stack: MdastNodes[] = [tree];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const start = node.position?.start.offset ?? from;
-    if (node.type !== 'root' && (start < from || start >= to)) continue;
-    if (node.type === 'footnoteDefinition') found.push(node);
-    else if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
-  }
-  return found;
+  return { ids, definitions };
 }
 
 /** How the references of one block are numbered: what comes before it, as to-hast would have counted. */
@@ -291,27 +231,24 @@ interface BlockFootnotes {
 
 const NO_FOOTNOTES: BlockFootnotes = { order: [], counts: new Map(), key: '' };
 
-function numberFootnotes(views: readonly BlockView[], trees: Trees) {
+function numberFootnotes(views: readonly BlockView[]) {
   const order: string[] = [];
   const counts = new Map<string, number>();
   const occurrences: string[] = [];
   const definitions: FootnoteDefinition[] = [];
-  const seen = new Set<string>();
+  const defined = new Set<string>();
   const blocks = views.map((view): BlockFootnotes => {
-    if (!view.plain) {
-      for (const definition of footnoteDefinitionsOf(view.tree, view.from, view.to)) {
-        const id = definition.identifier.toUpperCase();
-        if (!seen.has(id)) {
-          seen.add(id);
-          definitions.push(definition);
-        }
-      }
+    if (view.plain) return NO_FOOTNOTES;
+    const found = footnotesIn(view.tree, view.from, view.to);
+    for (const definition of found.definitions) {
+      const id = definition.identifier.toUpperCase();
+      if (!defined.has(id)) definitions.push(definition);
+      defined.add(id);
     }
-    const ids = trees.references(view);
-    if (ids.length === 0) return NO_FOOTNOTES;
+    if (found.ids.length === 0) return NO_FOOTNOTES;
     const before = { order: order.slice(), counts: new Map(counts) };
     const key: string[] = [];
-    for (const id of ids) {
+    for (const id of found.ids) {
       if (!counts.has(id)) order.push(id);
       const count = (counts.get(id) ?? 0) + 1;
       counts.set(id, count);
