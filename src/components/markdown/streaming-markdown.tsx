@@ -99,37 +99,43 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
   // (earlier ones first, so the first definition of a label wins as in a whole-text render).
   const tailTree = !split.tailPlain && tailSource.includes(']:') ? parseMarkdown(tailSource) : undefined;
   const tailDefinitions = tailTree ? definitionsOf(tailTree) : '';
-  const definitions = split.blocks.map((block) => block.definitions);
-  const anyDefinitions = tailDefinitions !== '' || definitions.some(Boolean);
+  // What depends only on the settled blocks is worked out once per settled block list, so a
+  // delta that settles nothing costs nothing per settled block (the list is the same object).
+  const settled = trees.blocks(split.blocks);
+  const { definitions } = settled;
+  const anyDefinitions = tailDefinitions !== '' || settled.anyDefinitions;
   // So do footnote definitions: a `[^1]` is a reference only where `[^1]:` is defined, anywhere,
   // so blocks that write one are parsed after stub definitions of every label. While streaming,
   // references whose definition has not arrived yet count as defined too, so they show as their
   // number from the start instead of as raw `[^1]`.
-  const footnoteLabels = new Set(split.blocks.flatMap((block) => block.footnotes));
+  const footnoteLabels = new Set(settled.footnotes);
   if (tailTree) for (const label of footnoteLabelsOf(tailTree)) footnoteLabels.add(label);
   if (streaming && visible.includes('[^')) for (const match of visible.matchAll(REFERENCE)) footnoteLabels.add(match[1]!);
   // Each stub on its own, then an HTML comment (never rendered) that ends the last one, so that
   // indented code after the stubs stays code instead of continuing a footnote.
   const stubs = footnoteLabels.size === 0 ? '' : [...footnoteLabels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->\n\n';
 
-  const views: BlockView[] = split.blocks.map((block, index) => {
-    const context = anyDefinitions && block.source.includes('[') ? around(definitions, index, tailDefinitions) : NO_CONTEXT;
-    return trees.settled(block, block.source.includes('[^') ? stubs : '', context, resolved);
-  });
+  const settledViews = trees.views(split.blocks, stubs, anyDefinitions ? tailDefinitions : undefined, resolved);
+  const views = settledViews.slice();
   if (tailSource !== '') {
     const context = anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
     views.push(trees.tail(split.cut, tailSource, split.tailPlain, tailSource.includes('[^') ? stubs : '', context, resolved));
   }
   const numbering = stubs === '' ? undefined : numberFootnotes(views);
-
-  const children: ReactNode[] = views.map((view, index) => (
+  const block = (view: BlockView, index: number) => (
     <Block
       key={index < split.blocks.length ? split.blocks[index]!.start : split.cut}
       view={view}
       footnotes={numbering?.blocks[index] ?? NO_FOOTNOTES}
       options={options}
     />
-  ));
+  );
+  // Without footnotes the settled blocks' elements are the same objects from delta to delta,
+  // which React passes over without comparing their props.
+  const settledChildren = numbering ? undefined : trees.elements(settledViews, options, block);
+  const children: ReactNode[] = settledChildren
+    ? tailSource === '' ? settledChildren : [...settledChildren, block(views.at(-1)!, views.length - 1)]
+    : views.map(block);
 
   return (
     <div className={className} data-part="markdown" data-state={streaming ? 'streaming' : 'complete'} aria-busy={streaming || undefined}>
@@ -161,16 +167,48 @@ const REFERENCE = /\[\^([^\]\s]+)\](?!:)/g;
 type BlockView = { source: string; plain: PlainReason } | { source: string; plain?: undefined; tree: MdastRoot; from: number; to: number };
 
 function createTrees() {
-  const settled = new WeakMap<SettledBlock, { key: string; limits: MarkdownLimits; view: BlockView }>();
+  const settled = new WeakMap<
+    SettledBlock,
+    { calls: boolean; stubs: string; before: string; after: string; limits: MarkdownLimits; view: BlockView }
+  >();
   let open: { cut: number; parse: (markdown: string) => MdastRoot } | undefined;
+  let lastBlocks: { blocks: readonly SettledBlock[]; definitions: string[]; anyDefinitions: boolean; footnotes: Set<string> } | undefined;
+  let lastViews: { blocks: readonly SettledBlock[]; stubs: string; tail: string | undefined; limits: MarkdownLimits; views: BlockView[] } | undefined;
+  let lastElements: { views: readonly BlockView[]; options: RenderOptions; elements: ReactNode[] } | undefined;
   return {
+    blocks(blocks: readonly SettledBlock[]) {
+      if (lastBlocks?.blocks !== blocks) {
+        const definitions = blocks.map((block) => block.definitions);
+        const footnotes = new Set<string>();
+        for (const block of blocks) for (const label of block.footnotes) footnotes.add(label);
+        lastBlocks = { blocks, definitions, anyDefinitions: definitions.some(Boolean), footnotes };
+      }
+      return lastBlocks;
+    },
+    /** Views of the settled blocks; `tail` is the open block's link definitions when any block has some. */
+    views(blocks: readonly SettledBlock[], stubs: string, tail: string | undefined, limits: MarkdownLimits): BlockView[] {
+      if (lastViews?.blocks === blocks && lastViews.stubs === stubs && lastViews.tail === tail && lastViews.limits === limits) return lastViews.views;
+      const { definitions } = this.blocks(blocks);
+      const views = blocks.map((block, index) =>
+        this.settled(block, stubs, tail !== undefined && block.source.includes('[') ? around(definitions, index, tail) : NO_CONTEXT, limits),
+      );
+      lastViews = { blocks, stubs, tail, limits, views };
+      return views;
+    },
+    elements(views: readonly BlockView[], options: RenderOptions, make: (view: BlockView, index: number) => ReactNode): ReactNode[] {
+      if (lastElements?.views !== views || lastElements.options !== options) lastElements = { views, options, elements: views.map(make) };
+      return lastElements.elements;
+    },
     settled(block: SettledBlock, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
-      const key = `${stubs}\0${context.before}\0${context.after}`;
-      const cached = settled.get(block);
-      if (cached?.limits === limits && cached.key === key) return cached.view;
-      const view = viewOf(block.source, block.plain, stubs, context, limits, parseMarkdown);
-      settled.set(block, { key, limits, view });
-      return view;
+      let cached = settled.get(block);
+      // Only blocks that write `[^` need the footnote stubs (and are parsed again when they change).
+      const own = (cached?.calls ?? block.source.includes('[^')) ? stubs : '';
+      if (cached?.limits === limits && cached.stubs === own && cached.before === context.before && cached.after === context.after) {
+        return cached.view;
+      }
+      cached = { calls: own !== '' || block.source.includes('[^'), stubs: own, before: context.before, after: context.after, limits, view: viewOf(block.source, block.plain, own, context, limits, parseMarkdown) };
+      settled.set(block, cached);
+      return cached.view;
     },
     tail(cut: number, source: string, plain: PlainReason | undefined, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
       // The open block grows a few words at a time: its tree is extended instead of parsed again
