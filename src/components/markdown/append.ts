@@ -101,8 +101,8 @@ function shift(node: MdastNodes, lines: number, offset: number): void {
   }
 }
 
-/** Characters that end no line and no fence: code text, verbatim. */
-const CODE_TEXT = /^[^\n\r`~\0]+$/;
+/** Characters that close no fence: code text, verbatim. */
+const CODE_TEXT = /^[^\r`~\0]+$/;
 /** An opening fence at the start of a line (up to three spaces in). */
 const OPENING_FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
 /** A line that could close a fence, or is still blank: what follows it may change its role. */
@@ -111,7 +111,8 @@ const FENCE_OR_BLANK = /^[`~ \t]*$/;
 /**
  * `previous.tree` with `added` appended to the open fenced code it ends in, or `undefined`. In
  * a fence nothing is syntax but a closing fence, which is a line of its own: text added to a
- * line that already has other characters than fence ones is the code's, verbatim.
+ * line that already has other characters than fence ones is the code's, verbatim, and so are
+ * new lines with such characters.
  */
 function appendCode(previous: Parsed, added: string): MdastRoot | undefined {
   const { source, tree } = previous;
@@ -122,7 +123,20 @@ function appendCode(previous: Parsed, added: string): MdastRoot | undefined {
   const lineStart = source.lastIndexOf('\n') + 1;
   if (start === undefined || end?.offset !== source.length || lineStart <= start) return undefined;
   if (!OPENING_FENCE.test(source.slice(start, start + 40)) || FENCE_OR_BLANK.test(source.slice(lineStart))) return undefined;
-  const position = { start: code.position!.start, end: { line: end.line, column: end.column + added.length, offset: end.offset + added.length } };
+  // New lines are code too when the fence is not indented (so nothing is stripped from them) and
+  // none of them is blank (a blank line could still become a closing fence).
+  const lines = added.split('\n');
+  if (lines.length > 1 && (code.position!.start.column !== 1 || lines.slice(1).some((line) => FENCE_OR_BLANK.test(line)))) {
+    return undefined;
+  }
+  const last = lines.at(-1)!;
+  const position = {
+    start: code.position!.start,
+    end:
+      lines.length === 1
+        ? { line: end.line, column: end.column + added.length, offset: end.offset + added.length }
+        : { line: end.line + lines.length - 1, column: last.length + 1, offset: end.offset + added.length },
+  };
   const children = tree.children.slice(0, -1);
   children.push({ ...code, value: code.value + added, position });
   return { ...tree, children, ...(tree.position ? { position: { start: tree.position.start, end: position.end } } : {}) };

@@ -77,6 +77,16 @@ describe('parseExtending builds the tree a fresh parse builds', () => {
     fc.assert(fc.property(lists, fc.array(fc.nat(), { maxLength: 30 }), (text, cuts) => check(text, cuts)), { numRuns: RUNS });
   }, 120_000);
 
+  it('for fenced code growing line by line', () => {
+    const code = fc
+      .tuple(
+        fc.constantFrom('```sql\n', '~~~\n', ' ```\n', '  ~~~\n', '````\n', '- ```\n'),
+        fc.array(fc.constantFrom('SELECT 1', '\n', '  indented', '```', '~~~', '``', ' ', '\t', 'x`y', '\n\n', '    '), { maxLength: 12 }),
+      )
+      .map(([fence, parts]) => fence + parts.join(''));
+    fc.assert(fc.property(code, fc.array(fc.nat(), { maxLength: 20 }), (text, cuts) => check(text, cuts)), { numRuns: RUNS });
+  }, 120_000);
+
   it('for the tricky documents, one character at a time', () => {
     for (const text of TRICKY_MARKDOWN) check(text, Array.from({ length: text.length }, (_, index) => index));
   }, 120_000);
