@@ -37,6 +37,9 @@ export const TRICKY_MARKDOWN: readonly string[] = [
   'Term with [ref]\n\n> quote\n\n[ref]: https://late.example\n',
   'Setext after list\n- a\n\nParagraph\n===\n',
   'table then text\n\n| a | b |\n| - | - |\n| 1 | 2 |\nlazy row?\n\nend\n',
+  'Revenue grew[^1] and churn fell[^note].\n\nAgain[^1].\n\n[^1]: Source: the orders view.\n[^note]: A footnote with **bold** and [a link](https://x.io).\n',
+  '[^late]: Defined before its reference.\n\n    indented code after a definition\n\nUses [^late] and [^missing].\n',
+  '- item with a note[^a]\n- item\n\n> quoted[^b]\n\n[^b]: in a quote\n\n[^a]: first line\n\n    second paragraph of the note[^b]\n',
 ];
 
 /** One deterministic pseudo-random sequence (mulberry32). */

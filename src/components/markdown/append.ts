@@ -1,4 +1,6 @@
 import type { Nodes as MdastNodes, Parents as MdastParents, Root as MdastRoot, Text as MdastText } from 'mdast';
+import type { Point } from 'unist';
+import { startsWith } from './blocks';
 import { CONTAINER_PREFIX } from './limits';
 import { parseMarkdown } from './parse';
 
@@ -25,24 +27,82 @@ export interface Parsed {
 }
 
 /**
- * The tree of `source`: `previous.tree` extended when `source` only appends plain words to the
- * paragraph (or heading) `previous.source` ends in, else a fresh parse. While an answer streams,
- * most deltas are such words; parsing the open block again for each costs a fixed ~0.3 ms (the
- * parser's set-up), which is most of what a delta costs. The tree returned is exactly the one
- * `parseMarkdown(source)` would build (positions aside from the extended text's own).
+ * The tree of `source`, built from `previous.tree` where that is exactly the same: plain words
+ * appended to the paragraph (or heading) `previous.source` ends in, or inside the emphasis it
+ * ends in, or after its last emphasis, code span or link; code text appended to an open fence;
+ * else the last list item parsed again alone, else a fresh parse. While an answer streams, most
+ * deltas are such words; parsing the open block again for each costs a fixed ~0.3 ms (the
+ * parser's set-up) plus its size, which is most of what a delta costs. The tree returned is the
+ * one `parseMarkdown(source)` would build (positions aside from where a parent ends: the end of
+ * its text, or after the spaces that follow, which nothing here reads).
  */
 export function parseExtending(previous: Parsed | undefined, source: string): MdastRoot {
   if (previous?.source === source) return previous.tree;
-  if (previous && source.length > previous.source.length && source.startsWith(previous.source)) {
+  if (previous && source.length > previous.source.length && startsWith(source, previous.source)) {
     const added = source.slice(previous.source.length);
     const tree = appendCode(previous, added) ?? appendWords(previous, added);
     if (tree) return tree;
   }
-  return parseMarkdown(source);
+  const inside = previous && appendInside(previous, source);
+  if (inside) return inside;
+  return (previous && reparseLastItem(previous, source)) ?? parseMarkdown(source);
 }
 
-/** Characters that end no line and no fence: code text, verbatim. */
-const CODE_TEXT = /^[^\n\r`~\0]+$/;
+/**
+ * `previous.tree` with its last list item (and any after it) parsed again from `source`, or
+ * `undefined` when `source` may change more than that. A streamed list grows at its last item,
+ * and parsing only that item costs its size instead of the list's. Why it is the same tree:
+ *
+ * - Lines after an item's first line are read against that item and what it holds; earlier items
+ *   only decide that the first line is an item of this list, which the previous tree already
+ *   established (and the item parsed alone must still be one list starting there: a line that
+ *   became a thematic break or a paragraph of its own is parsed again with the rest).
+ * - Link reference and footnote definitions act at a distance, so markdown before the item with
+ *   `]:` in it is parsed again whole.
+ * - A list is loose when a blank line separates two of its items: the earlier ones did or did not
+ *   before, and the part parsed alone says whether the later ones do.
+ */
+function reparseLastItem(previous: Parsed, source: string): MdastRoot | undefined {
+  const list = previous.tree.children.at(-1);
+  if (list?.type !== 'list' || list.children.length < 2) return undefined;
+  const start = list.children.at(-1)!.position?.start;
+  if (start?.offset === undefined || start.column !== 1) return undefined;
+  const head = previous.source.slice(0, start.offset);
+  if (head.includes(']:') || !startsWith(source, head)) return undefined;
+  const alone = parseMarkdown(source.slice(start.offset));
+  const items = alone.children[0];
+  if (alone.children.length !== 1 || items?.type !== 'list' || items.ordered !== list.ordered) return undefined;
+  if (items.children[0]?.position?.start.offset !== 0) return undefined;
+  shift(items, start.line - 1, start.offset);
+  const end = items.position!.end;
+  const children = previous.tree.children.slice(0, -1);
+  children.push({
+    ...list,
+    spread: Boolean(list.spread || items.spread),
+    children: [...list.children.slice(0, -1), ...items.children],
+    position: { start: list.position!.start, end },
+  });
+  return { ...previous.tree, children, position: { start: previous.tree.position!.start, end } };
+}
+
+/** Moves the positions of `node` and everything in it down `lines` lines and on `offset` characters. */
+function shift(node: MdastNodes, lines: number, offset: number): void {
+  const stack: MdastNodes[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    const position = current.position;
+    if (position) {
+      current.position = {
+        start: { line: position.start.line + lines, column: position.start.column, offset: (position.start.offset ?? 0) + offset },
+        end: { line: position.end.line + lines, column: position.end.column, offset: (position.end.offset ?? 0) + offset },
+      };
+    }
+    if ('children' in current) stack.push(...current.children);
+  }
+}
+
+/** Characters that close no fence: code text, verbatim. */
+const CODE_TEXT = /^[^\r`~\0]+$/;
 /** An opening fence at the start of a line (up to three spaces in). */
 const OPENING_FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
 /** A line that could close a fence, or is still blank: what follows it may change its role. */
@@ -51,7 +111,8 @@ const FENCE_OR_BLANK = /^[`~ \t]*$/;
 /**
  * `previous.tree` with `added` appended to the open fenced code it ends in, or `undefined`. In
  * a fence nothing is syntax but a closing fence, which is a line of its own: text added to a
- * line that already has other characters than fence ones is the code's, verbatim.
+ * line that already has other characters than fence ones is the code's, verbatim, and so are
+ * new lines with such characters.
  */
 function appendCode(previous: Parsed, added: string): MdastRoot | undefined {
   const { source, tree } = previous;
@@ -62,7 +123,20 @@ function appendCode(previous: Parsed, added: string): MdastRoot | undefined {
   const lineStart = source.lastIndexOf('\n') + 1;
   if (start === undefined || end?.offset !== source.length || lineStart <= start) return undefined;
   if (!OPENING_FENCE.test(source.slice(start, start + 40)) || FENCE_OR_BLANK.test(source.slice(lineStart))) return undefined;
-  const position = { start: code.position!.start, end: { line: end.line, column: end.column + added.length, offset: end.offset + added.length } };
+  // New lines are code too when the fence is not indented (so nothing is stripped from them) and
+  // none of them is blank (a blank line could still become a closing fence).
+  const lines = added.split('\n');
+  if (lines.length > 1 && (code.position!.start.column !== 1 || lines.slice(1).some((line) => FENCE_OR_BLANK.test(line)))) {
+    return undefined;
+  }
+  const last = lines.at(-1)!;
+  const position = {
+    start: code.position!.start,
+    end:
+      lines.length === 1
+        ? { line: end.line, column: end.column + added.length, offset: end.offset + added.length }
+        : { line: end.line + lines.length - 1, column: last.length + 1, offset: end.offset + added.length },
+  };
   const children = tree.children.slice(0, -1);
   children.push({ ...code, value: code.value + added, position });
   return { ...tree, children, ...(tree.position ? { position: { start: tree.position.start, end: position.end } } : {}) };
@@ -72,22 +146,57 @@ function appendCode(previous: Parsed, added: string): MdastRoot | undefined {
 const WORDS = /^[A-Za-z0-9 .,]+$/;
 /** The end the words are appended to: never a delimiter run or half of some other syntax. */
 const PLAIN_END = /[A-Za-z0-9 \t.,]$/;
-/** What a `.` could make an autolink literal of (`www` + `.example`, `someone@example` + `.com`). */
+/** What makes an autolink literal of a word with a `.` (`www` + `.example`, `someone@example` + `.com`, `a@.` + `b`). */
 const LINK_PART = /www|@|:/i;
 const TRAILING_SPACE = /[ \t]+$/;
 const SPACE_ONLY = /^[ \t]*$/;
 const SPACE = /[ \t]/;
 const DIGITS = /^\d+$/;
 
+/** `previous.tree` with `added` appended to its last text: see {@link extendText}. */
+function appendWords(previous: Parsed, added: string): MdastRoot | undefined {
+  return extendText(previous.tree, previous.source, added, '');
+}
+
+/** The closers healing adds at the end of open emphasis and strikethrough. */
+const CLOSERS = /[*_~]+$/;
+const ALPHANUMERIC_END = /[A-Za-z0-9]$/;
+
 /**
- * `previous.tree` with `added` appended to its last text, or `undefined` when `added` might
- * change more than that text. Why each condition is enough:
+ * `previous.tree` with words appended inside the open emphasis (or strong, or strikethrough) its
+ * source ends in, or `undefined`. While such a run streams, healing closes it, so each source is
+ * the last one with the words inserted before the same closers: `**b**`, `**b c**`. Between a
+ * letter or digit and the closers, the closers read the same whatever the letters are (flanking
+ * depends only on the character class on either side), so the tree only grows by the words.
+ */
+function appendInside(previous: Parsed, source: string): MdastRoot | undefined {
+  const closers = CLOSERS.exec(previous.source)?.[0];
+  if (closers === undefined || source.length <= previous.source.length || !source.endsWith(closers)) return undefined;
+  const head = previous.source.slice(0, -closers.length);
+  const inner = source.slice(0, -closers.length);
+  if (!startsWith(inner, head)) return undefined;
+  const added = inner.slice(head.length);
+  if (!ALPHANUMERIC_END.test(head) || !ALPHANUMERIC_END.test(added)) return undefined;
+  return extendText(previous.tree, head, added, closers);
+}
+
+/** Inline nodes after which a space reads as the end of the text did. */
+const CLOSED_INLINE = new Set(['strong', 'emphasis', 'delete', 'inlineCode', 'link']);
+const STARTS_WITH_SPACE = /^[ \t]/;
+
+/**
+ * `tree` (of `source`, then `closers`) with `added` appended to its last text (inside the emphasis
+ * the closers close, if any), or `undefined` when `added` might change more than that text. Why
+ * each condition is enough:
  *
  * - A construct only changes with what follows it through the characters right after it. After
  *   a letter, digit, space, `.` or `,`, these characters start nothing: every block marker,
  *   emphasis or link needs other punctuation, and they end no run of `*` or `_` (the text never
  *   ends in one). A URL or address already at the end is hidden by healing, so it is not in the
- *   tree; an autolink literal that a `.` would complete needs `www`, `@` or `:` in the same word.
+ *   tree; an autolink literal needs a `.` and `www`, `@` or `:` in the word the text ends in.
+ * - After a closed emphasis, code span or link, a space reads as the end of the text did (both
+ *   count as whitespace for the delimiters before it), so words after a space are a text of
+ *   their own.
  * - A line's block role is fixed once its content has a space after its first word (`1.` then
  *   ` x` makes a list item of a paragraph line); before that, appended spaces parse again, and
  *   a line of markers alone (`1. `, which cannot interrupt a paragraph while empty) and a line
@@ -98,16 +207,17 @@ const DIGITS = /^\d+$/;
  * - The text must run to the end of the markdown but for spaces (which the paragraph drops at
  *   its end and keeps inside it); a heading's closing `#`s or any syntax after it fail this.
  */
-function appendWords(previous: Parsed, added: string): MdastRoot | undefined {
-  const { source, tree } = previous;
-  if (!WORDS.test(added) || !PLAIN_END.test(source) || source.includes(']:')) return undefined;
-  if (added.includes('.') && LINK_PART.test(source.slice(source.search(/\S*$/)) + added)) return undefined;
+function extendText(tree: MdastRoot, source: string, added: string, closers: string): MdastRoot | undefined {
+  if (!WORDS.test(added) || source.includes(']:')) return undefined;
+  const word = source.slice(source.search(/\S*$/)) + added;
+  if (word.includes('.') && LINK_PART.test(word)) return undefined;
   const line = source.slice(source.lastIndexOf('\n') + 1);
   const content = line.slice(CONTAINER_PREFIX.exec(line)?.[0].length ?? 0);
   if (content === '' || content[0] === '[' || (added.includes(' ') && !SPACE.test(content))) return undefined;
   if (added.includes('.') && DIGITS.test(content)) return undefined;
 
-  // The chain of last children down to the paragraph or heading the text ends in.
+  // The chain of last children down to the paragraph or heading the text ends in, and inside
+  // it down to the emphasis the closers close.
   const path: MdastParents[] = [tree];
   for (;;) {
     const last: MdastNodes | undefined = path.at(-1)!.children.at(-1);
@@ -120,28 +230,49 @@ function appendWords(previous: Parsed, added: string): MdastRoot | undefined {
     path.push(last);
     break;
   }
-  const text = path.at(-1)!.children.at(-1);
-  const end = text?.position?.end;
-  if (text?.type !== 'text' || end?.offset === undefined) return undefined;
+  if (closers !== '') {
+    for (let last = path.at(-1)!.children.at(-1); last && (last.type === 'strong' || last.type === 'emphasis' || last.type === 'delete'); last = last.children.at(-1)) {
+      path.push(last);
+    }
+    const outer = path.find((node) => node.type === 'strong' || node.type === 'emphasis' || node.type === 'delete');
+    if (outer?.position?.end.offset !== source.length + closers.length) return undefined;
+  }
+  const last = path.at(-1)!.children.at(-1);
+  const end = last?.position?.end;
+  if (last === undefined || end?.offset === undefined) return undefined;
   const gap = source.slice(end.offset);
-  if (!SPACE_ONLY.test(gap)) return undefined;
+  if (!SPACE_ONLY.test(gap) || (closers !== '' && (end.offset !== source.length || last.type !== 'text'))) return undefined;
 
   // Spaces at the end of a paragraph are not its text; they are once words follow them.
   const grown = (gap + added).replace(TRAILING_SPACE, '');
-  if (grown === '') return tree;
-  const extended: MdastText = {
-    ...text,
-    value: text.value + grown,
-    position: { start: text.position!.start, end: { line: end.line, column: end.column + grown.length, offset: end.offset + grown.length } },
-  };
-  // Copied along the path, never changed in place: the previous tree may still be rendered.
-  let child: MdastNodes = extended;
+  let text: MdastText;
+  if (last.type === 'text') {
+    if (!PLAIN_END.test(source)) return undefined;
+    if (grown === '') return tree;
+    text = { ...last, value: last.value + grown, position: { start: last.position!.start, end: moved(end, grown.length) } };
+  } else {
+    if (!CLOSED_INLINE.has(last.type) || !STARTS_WITH_SPACE.test(gap + added)) return undefined;
+    if (grown === '') return tree;
+    text = { type: 'text', value: grown, position: { start: end, end: moved(end, grown.length) } };
+  }
+  // Copied along the path, never changed in place: the previous tree may still be rendered. The
+  // nodes the closers close end the words further on; the others end where the words do.
+  let child: MdastNodes = text;
+  let replace = last.type === 'text';
   for (let depth = path.length - 1; depth >= 0; depth--) {
     const parent = path[depth]!;
-    const children = parent.children.slice(0, -1);
+    const children = parent.children.slice(0, replace ? -1 : undefined);
     children.push(child as never);
-    const position = parent.position && { start: parent.position.start, end: extended.position!.end };
+    replace = true;
+    const position = parent.position && {
+      start: parent.position.start,
+      end: closers !== '' && parent.position.end.offset !== undefined ? moved(parent.position.end, grown.length) : text.position!.end,
+    };
     child = { ...parent, children, ...(position ? { position } : {}) } as MdastNodes;
   }
   return child as MdastRoot;
+}
+
+function moved(point: Point, columns: number): Point {
+  return { line: point.line, column: point.column + columns, offset: (point.offset ?? 0) + columns };
 }

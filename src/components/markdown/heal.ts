@@ -241,6 +241,13 @@ function healLinks(text: string): string {
     const image = text[index - 1] === '!';
     const start = image ? index - 1 : index;
     const labelEnd = matching(text, index, '[', ']');
+    if (text[index + 1] === '^' && !image) {
+      // A footnote reference shows as its number once whole; until then, or while it may still
+      // turn into the definition a line starting with it is, it is hidden.
+      if (labelEnd === -1 || (labelEnd === text.length - 1 && text.slice(0, start).trim() === '')) return text.slice(0, start);
+      index = labelEnd + 1;
+      continue;
+    }
     if (labelEnd === -1) {
       return image ? text.slice(0, start) : text.slice(0, start) + text.slice(index + 1);
     }

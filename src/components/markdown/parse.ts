@@ -1,30 +1,39 @@
 import type { Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmAutolinkLiteralFromMarkdown } from 'mdast-util-gfm-autolink-literal';
+import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
 import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
 import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
 import { gfmAutolinkLiteral } from 'micromark-extension-gfm-autolink-literal';
+import { gfmFootnote } from 'micromark-extension-gfm-footnote';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
 
 /*
  * GFM, parsing half only: what remark-gfm does minus its to-markdown serializers (rendering never
- * writes markdown) and minus footnotes. Footnotes are document-global (numbered by first
- * reference, gathered into one section at the end), which a renderer that settles blocks one by
- * one cannot honour; `[^1]` stays plain text. Tag filter is moot: raw HTML is never rendered.
+ * writes markdown). Footnotes are document-global (numbered by first reference, gathered into one
+ * section at the end): StreamingMarkdown numbers them across blocks itself. Tag filter is moot:
+ * raw HTML is never rendered.
  */
 // Pure: an app that never renders markdown drops the parser with it.
-const extensions = [/*#__PURE__*/ gfmAutolinkLiteral(), /*#__PURE__*/ gfmStrikethrough(), /*#__PURE__*/ gfmTable(), /*#__PURE__*/ gfmTaskListItem()];
+const extensions = [
+  /*#__PURE__*/ gfmAutolinkLiteral(),
+  /*#__PURE__*/ gfmFootnote(),
+  /*#__PURE__*/ gfmStrikethrough(),
+  /*#__PURE__*/ gfmTable(),
+  /*#__PURE__*/ gfmTaskListItem(),
+];
 const mdastExtensions = [
   /*#__PURE__*/ gfmAutolinkLiteralFromMarkdown(),
+  /*#__PURE__*/ gfmFootnoteFromMarkdown(),
   /*#__PURE__*/ gfmStrikethroughFromMarkdown(),
   /*#__PURE__*/ gfmTableFromMarkdown(),
   /*#__PURE__*/ gfmTaskListItemFromMarkdown(),
 ];
 
-/** Parses markdown (CommonMark + GFM tables, strikethrough, task lists, autolink literals). */
+/** Parses markdown (CommonMark + GFM tables, strikethrough, task lists, autolink literals, footnotes). */
 export function parseMarkdown(text: string): MdastRoot {
   return fromMarkdown(text, { extensions, mdastExtensions });
 }

@@ -58,6 +58,24 @@ function renderChildren(parent: Element, options: RenderOptions): ReactNode[] | 
 
 type Props = Record<string, unknown>;
 
+/** hast names of `data-*` and `aria-*` attributes (`dataFootnoteRef`, `ariaDescribedBy`). */
+const ATTRIBUTE = /^(?:data|aria)[A-Z]/;
+
+function attributeName(name: string): string {
+  // `aria-describedby`: one word after the prefix; `data-footnote-ref`: a hyphen per capital.
+  if (name.startsWith('aria')) return `aria-${name.slice(4).toLowerCase()}`;
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+/** A fragment of this page: no navigation, no scheme. */
+const FOOTNOTE_HREF = /^#user-content-fn(?:ref)?-/;
+
+/** A footnote reference or back reference as to-hast builds it. */
+function isFootnoteLink(element: Element): boolean {
+  const { href, dataFootnoteRef, dataFootnoteBackref } = element.properties;
+  return (dataFootnoteRef === true || dataFootnoteBackref === true || dataFootnoteBackref === '') && typeof href === 'string' && FOOTNOTE_HREF.test(href);
+}
+
 function renderElement(element: Element, key: string, options: RenderOptions): ReactNode {
   const { tagName } = element;
   const props: Props = { key };
@@ -65,11 +83,15 @@ function renderElement(element: Element, key: string, options: RenderOptions): R
     if (value === undefined || value === null || value === false) continue;
     if (name === 'className') props.className = Array.isArray(value) ? value.join(' ') : String(value);
     else if (name === 'align' && (tagName === 'td' || tagName === 'th')) props.style = { textAlign: value };
+    else if (ATTRIBUTE.test(name)) props[attributeName(name)] = Array.isArray(value) ? value.join(' ') : value;
     else props[name] = value;
   }
   const override = options.components?.[tagName as keyof JSX.IntrinsicElements];
 
-  if (tagName === 'a') {
+  if (tagName === 'a' && isFootnoteLink(element)) {
+    // A footnote's links stay on the page: to-hast builds them (markdown cannot write these
+    // attributes), pointing at its own prefixed ids.
+  } else if (tagName === 'a') {
     const href = typeof props.href === 'string' ? safeUrl(props.href) : undefined;
     if (href === undefined) delete props.href;
     else props.href = href;

@@ -1,6 +1,8 @@
-import { toHast } from 'mdast-util-to-hast';
+import type { Nodes as HastNodes } from 'hast';
+import type { FootnoteDefinition, FootnoteReference, Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
+import { defaultHandlers, toHast, type Handlers } from 'mdast-util-to-hast';
 import { memo, useMemo, useState, type ReactNode } from 'react';
-import { definitionsOf, splitBlocks, type Split } from './blocks';
+import { definitionsOf, footnoteLabelsOf, splitBlocks, type SettledBlock, type Split } from './blocks';
 import { healTail } from './heal';
 import { DEFAULT_MARKDOWN_LIMITS, overLimit, type MarkdownLimits, type PlainReason } from './limits';
 import { depthOf, parseMarkdown } from './parse';
@@ -63,7 +65,8 @@ const NO_ORIGINS: readonly string[] = [];
  * Raw HTML is never rendered. Links and images keep only `http:`, `https:` and `mailto:` URLs;
  * links open in a new tab with `rel="noopener noreferrer"`; images load only from
  * `allowedImageOrigins`. Text past `limits` shows as plain text instead of freezing the page.
- * Footnotes are not supported (`[^1]` stays text).
+ * GFM footnotes are numbered across the whole text and gathered in a section at the end, as a
+ * whole-text render does.
  */
 export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
   const { text, streaming = false, className, allowedImageOrigins = NO_ORIGINS, components, labels, limits } = props;
@@ -80,9 +83,11 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
     () => ({ components, allowedImageOrigins, imageLabel, taskLabel }),
     [components, allowedImageOrigins, imageLabel, taskLabel],
   );
-  // The splitter keeps the last split so an appended delta only looks at the tail. Its result
-  // is a pure function of the text, so rendering twice (Strict Mode, concurrent renders) is safe.
+  // The splitter keeps the last split so an appended delta only looks at the tail, and the trees
+  // of the blocks so each is parsed once. All of it is a pure function of the text, so rendering
+  // twice (Strict Mode, concurrent renders) is safe.
   const [splitter] = useState(createSplitter);
+  const [trees] = useState(createTrees);
 
   const truncated = text.length > maxLength;
   const visible = truncated ? text.slice(0, safeCut(text, maxLength)) : text;
@@ -92,24 +97,52 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
 
   // Link reference definitions act at a distance: each block is parsed with those of the others
   // (earlier ones first, so the first definition of a label wins as in a whole-text render).
-  const tailDefinitions = !split.tailPlain && tailSource.includes(']:') ? definitionsOf(parseMarkdown(tailSource)) : '';
-  const definitions = split.blocks.map((block) => block.definitions);
-  const anyDefinitions = tailDefinitions !== '' || definitions.some(Boolean);
+  const tailTree = !split.tailPlain && tailSource.includes(']:') ? parseMarkdown(tailSource) : undefined;
+  const tailDefinitions = tailTree ? definitionsOf(tailTree) : '';
+  // What depends only on the settled blocks is worked out once per settled block list, so a
+  // delta that settles nothing costs nothing per settled block (the list is the same object).
+  const settled = trees.blocks(split.blocks);
+  const { definitions } = settled;
+  const anyDefinitions = tailDefinitions !== '' || settled.anyDefinitions;
+  // So do footnote definitions: a `[^1]` is a reference only where `[^1]:` is defined, anywhere,
+  // so blocks that write one are parsed after stub definitions of every label. While streaming,
+  // references whose definition has not arrived yet count as defined too, so they show as their
+  // number from the start instead of as raw `[^1]`.
+  const footnoteLabels = new Set(settled.footnotes);
+  if (tailTree) for (const label of footnoteLabelsOf(tailTree)) footnoteLabels.add(label);
+  if (streaming && visible.includes('[^')) for (const match of visible.matchAll(REFERENCE)) footnoteLabels.add(match[1]!);
+  // Each stub on its own, then an HTML comment (never rendered) that ends the last one, so that
+  // indented code after the stubs stays code instead of continuing a footnote.
+  const stubs = footnoteLabels.size === 0 ? '' : [...footnoteLabels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->\n\n';
 
-  const children: ReactNode[] = split.blocks.map((block, index) => {
-    const context = anyDefinitions && block.source.includes('[') ? around(definitions, index, tailDefinitions) : NO_CONTEXT;
-    return <Block key={block.start} source={block.source} plain={block.plain} context={context} options={options} limits={resolved} />;
-  });
+  const settledViews = trees.views(split.blocks, stubs, anyDefinitions ? tailDefinitions : undefined, resolved);
+  const views = settledViews.slice();
   if (tailSource !== '') {
     const context = anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
-    children.push(
-      <Block key={split.cut} source={tailSource} plain={split.tailPlain} context={context} options={options} limits={resolved} />,
-    );
+    views.push(trees.tail(split.cut, tailSource, split.tailPlain, tailSource.includes('[^') ? stubs : '', context, resolved));
   }
+  const numbering = stubs === '' ? undefined : numberFootnotes(views);
+  const block = (view: BlockView, index: number) => (
+    <Block
+      key={index < split.blocks.length ? split.blocks[index]!.start : split.cut}
+      view={view}
+      footnotes={numbering?.blocks[index] ?? NO_FOOTNOTES}
+      options={options}
+    />
+  );
+  // Without footnotes the settled blocks' elements are the same objects from delta to delta,
+  // which React passes over without comparing their props.
+  const settledChildren = numbering ? undefined : trees.elements(settledViews, options, block);
+  const children: ReactNode[] = settledChildren
+    ? tailSource === '' ? settledChildren : [...settledChildren, block(views.at(-1)!, views.length - 1)]
+    : views.map(block);
 
   return (
     <div className={className} data-part="markdown" data-state={streaming ? 'streaming' : 'complete'} aria-busy={streaming || undefined}>
       {children}
+      {numbering && numbering.occurrences.length > 0 ? (
+        <Footnotes occurrences={numbering.occurrences.join('\n')} definitions={numbering.definitions} options={options} />
+      ) : null}
       {truncated ? <p data-part="markdown-truncated">{truncatedLabel}</p> : null}
     </div>
   );
@@ -126,6 +159,143 @@ function around(definitions: readonly string[], index: number, tail: string): De
   const before = definitions.slice(0, index).filter(Boolean).join('\n');
   const after = [...definitions.slice(index + 1), tail].filter(Boolean).join('\n');
   return before === '' && after === '' ? NO_CONTEXT : { before, after };
+}
+
+const REFERENCE = /\[\^([^\]\s]+)\](?!:)/g;
+
+/** A block ready to render: its tree (and where its own markdown is in it), or why it is plain. */
+type BlockView = { source: string; plain: PlainReason } | { source: string; plain?: undefined; tree: MdastRoot; from: number; to: number };
+
+function createTrees() {
+  const settled = new WeakMap<
+    SettledBlock,
+    { calls: boolean; stubs: string; before: string; after: string; limits: MarkdownLimits; view: BlockView }
+  >();
+  let open: { cut: number; parse: (markdown: string) => MdastRoot } | undefined;
+  let lastBlocks: { blocks: readonly SettledBlock[]; definitions: string[]; anyDefinitions: boolean; footnotes: Set<string> } | undefined;
+  let lastViews: { blocks: readonly SettledBlock[]; stubs: string; tail: string | undefined; limits: MarkdownLimits; views: BlockView[] } | undefined;
+  let lastElements: { views: readonly BlockView[]; options: RenderOptions; elements: ReactNode[] } | undefined;
+  return {
+    blocks(blocks: readonly SettledBlock[]) {
+      if (lastBlocks?.blocks !== blocks) {
+        const definitions = blocks.map((block) => block.definitions);
+        const footnotes = new Set<string>();
+        for (const block of blocks) for (const label of block.footnotes) footnotes.add(label);
+        lastBlocks = { blocks, definitions, anyDefinitions: definitions.some(Boolean), footnotes };
+      }
+      return lastBlocks;
+    },
+    /** Views of the settled blocks; `tail` is the open block's link definitions when any block has some. */
+    views(blocks: readonly SettledBlock[], stubs: string, tail: string | undefined, limits: MarkdownLimits): BlockView[] {
+      if (lastViews?.blocks === blocks && lastViews.stubs === stubs && lastViews.tail === tail && lastViews.limits === limits) return lastViews.views;
+      const { definitions } = this.blocks(blocks);
+      const views = blocks.map((block, index) =>
+        this.settled(block, stubs, tail !== undefined && block.source.includes('[') ? around(definitions, index, tail) : NO_CONTEXT, limits),
+      );
+      lastViews = { blocks, stubs, tail, limits, views };
+      return views;
+    },
+    elements(views: readonly BlockView[], options: RenderOptions, make: (view: BlockView, index: number) => ReactNode): ReactNode[] {
+      if (lastElements?.views !== views || lastElements.options !== options) lastElements = { views, options, elements: views.map(make) };
+      return lastElements.elements;
+    },
+    settled(block: SettledBlock, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
+      let cached = settled.get(block);
+      // Only blocks that write `[^` need the footnote stubs (and are parsed again when they change).
+      const own = (cached?.calls ?? block.source.includes('[^')) ? stubs : '';
+      if (cached?.limits === limits && cached.stubs === own && cached.before === context.before && cached.after === context.after) {
+        return cached.view;
+      }
+      cached = { calls: own !== '' || block.source.includes('[^'), stubs: own, before: context.before, after: context.after, limits, view: viewOf(block.source, block.plain, own, context, limits, parseMarkdown) };
+      settled.set(block, cached);
+      return cached.view;
+    },
+    tail(cut: number, source: string, plain: PlainReason | undefined, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
+      // The open block grows a few words at a time: its tree is extended instead of parsed again
+      // when that is exactly the same. Settled blocks are parsed once, so this only pays off here.
+      if (open?.cut !== cut) open = { cut, parse: createExtendingParser().parse };
+      return viewOf(source, plain, stubs, context, limits, open.parse);
+    },
+  };
+}
+
+function viewOf(
+  source: string,
+  plain: PlainReason | undefined,
+  stubs: string,
+  context: DefinitionContext,
+  limits: MarkdownLimits,
+  parse: (markdown: string) => MdastRoot,
+): BlockView {
+  const reason = plain ?? overLimit(source, limits)?.reason;
+  if (reason) return { source, plain: reason };
+  const before = stubs + (context.before === '' ? '' : `${context.before}\n\n`);
+  const after = context.after === '' ? '' : `\n\n${context.after}`;
+  const tree = parse(before + source + after);
+  // The pre-parse check bounds nesting by line prefixes; inline nesting is bounded here.
+  if (depthOf(tree, limits.maxDepth * 4 + 16) > limits.maxDepth * 4 + 16) return { source, plain: 'depth' };
+  return { source, tree, from: before.length, to: before.length + source.length };
+}
+
+/**
+ * The footnote references (ids, in the order to-hast numbers them) and definitions in the part of
+ * `tree` from `from` to `to`. References inside a definition are numbered with the footnotes
+ * section, as in to-hast.
+ */
+function footnotesIn(tree: MdastRoot, from: number, to: number): { ids: string[]; definitions: FootnoteDefinition[] } {
+  const ids: string[] = [];
+  const definitions: FootnoteDefinition[] = [];
+  const stack: MdastNodes[] = [...tree.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const start = node.position?.start.offset ?? from;
+    if (start < from || start >= to) continue;
+    if (node.type === 'footnoteDefinition') definitions.push(node);
+    else if (node.type === 'footnoteReference') ids.push(node.identifier.toUpperCase());
+    else if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+  }
+  return { ids, definitions };
+}
+
+/** How the references of one block are numbered: what comes before it, as to-hast would have counted. */
+interface BlockFootnotes {
+  /** Ids in order of first reference in the blocks before. */
+  order: readonly string[];
+  /** References per id in the blocks before. */
+  counts: ReadonlyMap<string, number>;
+  /** What this block's references render as (number and reuse count each), to compare renders by. */
+  key: string;
+}
+
+const NO_FOOTNOTES: BlockFootnotes = { order: [], counts: new Map(), key: '' };
+
+function numberFootnotes(views: readonly BlockView[]) {
+  const order: string[] = [];
+  const counts = new Map<string, number>();
+  const occurrences: string[] = [];
+  const definitions: FootnoteDefinition[] = [];
+  const defined = new Set<string>();
+  const blocks = views.map((view): BlockFootnotes => {
+    if (view.plain) return NO_FOOTNOTES;
+    const found = footnotesIn(view.tree, view.from, view.to);
+    for (const definition of found.definitions) {
+      const id = definition.identifier.toUpperCase();
+      if (!defined.has(id)) definitions.push(definition);
+      defined.add(id);
+    }
+    if (found.ids.length === 0) return NO_FOOTNOTES;
+    const before = { order: order.slice(), counts: new Map(counts) };
+    const key: string[] = [];
+    for (const id of found.ids) {
+      if (!counts.has(id)) order.push(id);
+      const count = (counts.get(id) ?? 0) + 1;
+      counts.set(id, count);
+      occurrences.push(id);
+      key.push(`${order.indexOf(id)}:${count}`);
+    }
+    return { ...before, key: key.join(' ') };
+  });
+  return { blocks, occurrences, definitions };
 }
 
 function createSplitter() {
@@ -148,36 +318,72 @@ function safeCut(text: string, limit: number): number {
 }
 
 interface BlockProps {
-  source: string;
-  plain?: PlainReason | undefined;
-  context: DefinitionContext;
+  view: BlockView;
+  footnotes: BlockFootnotes;
   options: RenderOptions;
-  limits: MarkdownLimits;
 }
 
-/** One block, rendered again only when its source, its definitions or the options change. */
+/** One block, rendered again only when its tree, the numbers of its footnotes or the options change. */
 const Block = /*#__PURE__*/ memo(
-  function Block({ source, plain, context, options, limits }: BlockProps): ReactNode {
-    const [parser] = useState(createExtendingParser);
-    const reason = plain ?? overLimit(source, limits)?.reason;
-    if (reason) return <Plain source={source} reason={reason} />;
-    const before = context.before === '' ? '' : `${context.before}\n\n`;
-    const after = context.after === '' ? '' : `\n\n${context.after}`;
-    const markdown = before + source + after;
-    // The open block grows a few words at a time: its tree is extended instead of parsed again
-    // when that is exactly the same. Settled blocks render once, so this only pays off for it.
-    const tree = parser.parse(markdown);
-    // The pre-parse check bounds nesting by line prefixes; inline nesting is bounded here.
-    if (depthOf(tree, limits.maxDepth * 4 + 16) > limits.maxDepth * 4 + 16) return <Plain source={source} reason="depth" />;
-    return renderHast(toHast(tree), options);
+  function Block({ view, footnotes, options }: BlockProps): ReactNode {
+    if (view.plain) return <Plain source={view.source} reason={view.plain} />;
+    const hast = toHast(view.tree, footnotes.key === '' ? undefined : { handlers: numberedAfter(footnotes) });
+    // to-hast ends a tree with references with its footnotes section; the text's own comes last.
+    if (footnotes.key !== '' && hast.type === 'root') hast.children = hast.children.filter((child) => !isFootnotesSection(child));
+    return renderHast(hast, options);
   },
   (previous, next) =>
-    previous.source === next.source &&
-    previous.plain === next.plain &&
-    previous.context.before === next.context.before &&
-    previous.context.after === next.context.after &&
-    previous.options === next.options &&
-    previous.limits === next.limits,
+    previous.view.source === next.view.source &&
+    previous.view.plain === next.view.plain &&
+    (previous.view.plain !== undefined || next.view.plain !== undefined || previous.view.tree === next.view.tree) &&
+    previous.footnotes.key === next.footnotes.key &&
+    previous.options === next.options,
+);
+
+function isFootnotesSection(node: HastNodes): boolean {
+  return node.type === 'element' && node.tagName === 'section' && node.properties.dataFootnotes !== undefined;
+}
+
+/**
+ * A footnote reference handler that numbers on from the blocks before this one, as one to-hast
+ * pass over the whole text would have (the order and counts are to-hast's own state).
+ */
+function numberedAfter(footnotes: BlockFootnotes): Handlers {
+  let started = false;
+  return {
+    footnoteReference(state, node) {
+      if (!started) {
+        started = true;
+        state.footnoteOrder.push(...footnotes.order);
+        for (const [id, count] of footnotes.counts) state.footnoteCounts.set(id, count);
+      }
+      return defaultHandlers.footnoteReference(state, node);
+    },
+  };
+}
+
+/**
+ * The footnotes section, as a whole-text render ends with: to-hast given the references in
+ * order and the definitions, of which only the section is kept.
+ */
+const Footnotes = /*#__PURE__*/ memo(function Footnotes({
+  occurrences,
+  definitions,
+  options,
+}: {
+  occurrences: string;
+  definitions: readonly FootnoteDefinition[];
+  options: RenderOptions;
+}): ReactNode {
+  const references: FootnoteReference[] = occurrences.split('\n').map((id) => ({ type: 'footnoteReference', identifier: id.toLowerCase() }));
+  const hast = toHast({ type: 'root', children: [{ type: 'paragraph', children: references }, ...definitions] });
+  const section = hast.type === 'root' ? hast.children.find(isFootnotesSection) : undefined;
+  return section ? renderHast(section, options) : null;
+}, (previous, next) =>
+  previous.occurrences === next.occurrences &&
+  previous.options === next.options &&
+  previous.definitions.length === next.definitions.length &&
+  previous.definitions.every((definition, index) => definition === next.definitions[index]),
 );
 
 function Plain({ source, reason }: { source: string; reason: PlainReason }): ReactNode {

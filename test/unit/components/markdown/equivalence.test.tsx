@@ -82,6 +82,7 @@ describe('StreamingMarkdown: the streamed result equals a whole-text render', ()
       ...['a', 'b', ' ', '\n', '\n\n', '*', '_', '`', '```', '~', '#', '>', '-', '1.', '|', '[', ']', '(', ')', ':', '='],
       ...['    ', '- ', '\n- ', '> ', '\n---\n', '| - |', '[r]', '![i](https://img.example/a.png)', 'https://x.io'],
       '[r]: https://r.io\n',
+      ...['[^1]', '[^x]', '\n[^1]: note\n', '\n\n[^x]: other note[^1]\n', '[^'],
     );
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 60 }).map((parts) => parts.join('')), fc.array(fc.nat(), { maxLength: 20 }), (text, cuts) => {
@@ -102,8 +103,8 @@ describe('StreamingMarkdown: the streamed result equals a whole-text render', ()
 });
 
 describe('StreamingMarkdown: GFM as remark-gfm parses it', () => {
-  // react-markdown with remark-gfm is the reference renderer; footnotes and raw HTML (which this
-  // component leaves out by design) are not in these documents.
+  // react-markdown with remark-gfm is the reference renderer; raw HTML (which this component
+  // leaves out by design) is not in these documents.
   const withoutHtml = TRICKY_MARKDOWN.filter((text) => !text.includes('<div>'));
 
   it.each(withoutHtml.map((text, index) => [index, text] as const))('document %i', (_, text) => {

@@ -61,6 +61,23 @@ describe('StreamingMarkdown security', () => {
     }
   });
 
+  it('keeps footnote links on the page, and a footnote cannot carry an unsafe URL or a link that looks like one', () => {
+    const root = markdown(
+      'Note[^1] and [fake](#user-content-fn-1) and [^j].\n\n[^1]: See [docs](javascript:alert(1)).\n[^j]: <https://ok.example>\n',
+    );
+    const references = [...root.querySelectorAll('a[data-footnote-ref]')];
+    expect(references.map((link) => link.getAttribute('href'))).toEqual(['#user-content-fn-1', '#user-content-fn-j']);
+    for (const link of [...references, ...root.querySelectorAll('a[data-footnote-backref]')]) {
+      expect(link.getAttribute('href')).toMatch(/^#user-content-fn/);
+      expect(link.hasAttribute('target')).toBe(false);
+    }
+    // A link written in markdown to the same fragment is an ordinary link: its URL is dropped.
+    const fake = [...root.querySelectorAll('a')].find((link) => link.textContent === 'fake');
+    expect(fake?.hasAttribute('href')).toBe(false);
+    expect(root.innerHTML).not.toMatch(/javascript:/i);
+    expect(root.querySelector('section[data-footnotes] a[href="https://ok.example"]')).not.toBeNull();
+  });
+
   it('never renders raw HTML', () => {
     const root = markdown(
       '<script>window.__pwned = 1</script>\n\n<img src=x onerror="window.__pwned=1">\n\n<iframe src="https://evil.example"></iframe>\n\n' +

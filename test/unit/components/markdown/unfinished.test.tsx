@@ -98,6 +98,20 @@ describe('StreamingMarkdown while streaming: unfinished syntax never shows raw',
     expect(root.textContent).toBe('Summary');
   });
 
+  it('never shows footnote syntax raw, and numbers a reference before its definition arrives', () => {
+    const text = 'Revenue grew[^growth] in Q3.\n\nChurn fell[^churn].\n\n[^growth]: From the orders view.\n[^churn]: Monthly.\n';
+    for (let end = 1; end < text.length; end++) {
+      const root = streaming(text.slice(0, end));
+      expect(root.textContent, JSON.stringify(text.slice(0, end))).not.toMatch(/\[\^|\^(?:g|c|$)|\]:/);
+      cleanup();
+    }
+    const early = streaming('Revenue grew[^growth] in Q3.');
+    expect(early.querySelector('sup a[data-footnote-ref]')?.textContent).toBe('1');
+    cleanup();
+    // A reference that is never defined is text once the stream ends, as in a whole-text render.
+    expect(complete('Revenue grew[^growth] in Q3.').textContent).toBe('Revenue grew[^growth] in Q3.');
+  });
+
   it('renders the text as it is once the stream ends', () => {
     expect(complete('Revenue **').textContent).toBe('Revenue **');
     expect(complete('See [the docs](https://docs.exa').textContent).toBe('See [the docs](https://docs.exa');
