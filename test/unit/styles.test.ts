@@ -17,9 +17,10 @@ function tokensOf(selector: string): string[] {
 }
 
 describe('styles.css theme blocks', () => {
-  const light = tokensOf(":root,\n[data-service-theme='light']");
+  // The chart tooltip lives on <body>, outside any themed element: it takes the chart's scheme.
+  const light = tokensOf(":root,\n[data-service-theme='light'],\n#vg-tooltip-element.light-theme");
   const systemDark = tokensOf(":root:not([data-service-theme='light'])");
-  const forcedDark = tokensOf("[data-service-theme='dark']");
+  const forcedDark = tokensOf("[data-service-theme='dark'],\n#vg-tooltip-element.dark-theme");
 
   it('declares colour tokens in the light block', () => {
     expect(light.filter((token) => token.startsWith('--service-color-')).length).toBeGreaterThan(10);

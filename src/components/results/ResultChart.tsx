@@ -83,9 +83,10 @@ export function ResultChart(props: ResultChartProps): ReactNode {
     if (!element || !theme || !parsed.ok || !records.ok) return;
     let finalize: (() => void) | undefined;
     let cancelled = false;
+    const controller = new AbortController();
     setState({ status: 'loading' });
     const prepared = prepareSpec(parsed.spec, records.records, { description, theme });
-    embedChart(element, prepared, { theme }).then(
+    embedChart(element, prepared, { theme, signal: controller.signal }).then(
       (done) => {
         if (cancelled) done();
         else {
@@ -102,6 +103,7 @@ export function ResultChart(props: ResultChartProps): ReactNode {
     );
     return () => {
       cancelled = true;
+      controller.abort();
       finalize?.();
       element.replaceChildren();
     };
