@@ -2,7 +2,7 @@
  * `@service/react/core`: the framework-free protocol and clients of the service. Runs in
  * browsers, Node and workers; no React.
  *
- * Every runtime export here ships to browsers (this entry has a size budget, `.size-limit.json`),
+ * Every runtime export here ships to browsers (this entry has a size budget, `.size-limit.mjs`),
  * so it holds what a browser app uses. What only the service side or the library's own layers
  * need (request paths and validators for proxy routes, the embed's side of the messaging,
  * builders of service answers, wire constants) stays in `./protocol/*` for the server,
