@@ -15,6 +15,7 @@ import { cleanup, render, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { AgentChat, EmbeddedDashboard, ServiceProvider, fetchEmbedSession } from '../../src';
+import { enforceCsp, type CspViolation } from '../helpers/csp';
 
 const config = (await (await fetch('/__service/config')).json()) as { tenantUrl: string; embedSessionUrl: string };
 const tenantOrigin = new URL(config.tenantUrl).origin;
@@ -30,16 +31,10 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-const violations: { directive: string; blocked: string; source: string }[] = [];
+let violations: CspViolation[] = [];
 
 beforeAll(() => {
-  const meta = document.createElement('meta');
-  meta.httpEquiv = 'Content-Security-Policy';
-  meta.content = CSP;
-  document.head.prepend(meta);
-  document.addEventListener('securitypolicyviolation', (event) => {
-    violations.push({ directive: event.effectiveDirective, blocked: event.blockedURI, source: event.sourceFile });
-  });
+  violations = enforceCsp(CSP);
 });
 
 afterAll(cleanup);

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import '../../src/styles.css';
 import { ResultChart } from '../../src/components/results';
 import { chartHost, fixture, mountChart, unmountChart } from './result-chart-helpers';
+import { enforceCsp, type CspViolation } from '../helpers/csp';
 
 const CSP = [
   "default-src 'self'",
@@ -22,18 +23,12 @@ const CSP = [
   "frame-src 'none'",
 ].join('; ');
 
-const violations: { directive: string; blocked: string; sample: string }[] = [];
+let violations: CspViolation[] = [];
 const opened: unknown[] = [];
 const originalOpen = window.open;
 
 beforeAll(() => {
-  const meta = document.createElement('meta');
-  meta.httpEquiv = 'Content-Security-Policy';
-  meta.content = CSP;
-  document.head.prepend(meta);
-  document.addEventListener('securitypolicyviolation', (event) => {
-    violations.push({ directive: event.effectiveDirective, blocked: event.blockedURI, sample: event.sample });
-  });
+  violations = enforceCsp(CSP);
   window.open = (...args: unknown[]) => {
     opened.push(args);
     return null;
