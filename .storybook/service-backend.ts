@@ -88,8 +88,9 @@ export async function startServiceBackend(serviceUrl: string | undefined): Promi
       const token = await signDeploymentToken(WORLD, { deploymentId: DEPLOYMENT_1.id, claims: { externalId: STORY_VIEWER }, expiresInSeconds: 3600 });
       return Response.json({ token }, { headers: { 'cache-control': 'no-store' } });
     }),
-    // The emulator's data API has no CORS: the page reaches it through this same-origin route,
-    // as it would a partner's proxy. The token is the page's own, passed on as it is.
+    // The page reaches the data API through this same-origin route, as it would a partner's proxy
+    // (the emulator answers CORS too; a proxy keeps `connect-src 'self'`). The token is the
+    // page's own, passed on as it is.
     dataProxy: toNodeHandler(async (request) => {
       const path = new URL(request.url).pathname.slice(config.dataProxyUrl.length);
       if (!path.startsWith('/v1/')) return new Response('not found', { status: 404 });

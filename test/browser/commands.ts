@@ -20,6 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserCommand } from 'vitest/node';
+import type { Frame, Page } from 'playwright';
 import type { EmulatorContext, ManualClock, SignDeploymentTokenOptions } from '../../src/emulator';
 import { createSessionHandler } from '../../src/server/index.ts';
 
@@ -114,6 +115,21 @@ export const advanceEmulatorClock: BrowserCommand<[milliseconds: number]> = asyn
   registry().clocked.clock.advance(milliseconds);
 };
 
+/**
+ * The one frame of `page` whose address contains `urlPart`. A frame of another origin may still be
+ * attaching (in Playwright's view) when a busy machine runs the command, after the page already
+ * heard from it: look for up to 5 s before failing, and fail on more than one.
+ */
+async function findFrame(page: Page, urlPart: string): Promise<Frame> {
+  let frames = page.frames().filter((candidate) => candidate.url().includes(urlPart));
+  for (let waited = 0; frames.length === 0 && waited < 5_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    frames = page.frames().filter((candidate) => candidate.url().includes(urlPart));
+  }
+  if (frames.length !== 1) throw new Error(`${frames.length} frames at an address containing ${urlPart}`);
+  return frames[0]!;
+}
+
 /** What {@link inspectEmbedFrame} reads from an emulator embed page. */
 export interface EmbedFrameView {
   path: string;
@@ -134,9 +150,8 @@ export interface EmbedFrameView {
  */
 export const inspectEmbedFrame: BrowserCommand<[urlPart: string]> = async (context, urlPart) => {
   if (context.provider.name !== 'playwright') throw new Error('inspectEmbedFrame needs the playwright provider');
-  const frames = context.page.frames().filter((candidate) => candidate.url().includes(urlPart));
-  if (frames.length !== 1) throw new Error(`${frames.length} frames at an address containing ${urlPart}`);
-  return frames[0]!.evaluate(() => {
+  const frame = await findFrame(context.page, urlPart);
+  return frame.evaluate(() => {
     const root = document.documentElement;
     const probe = document.createElement('span');
     probe.className = 'svc-probe';
@@ -180,13 +195,7 @@ export interface AxeViolation {
  */
 export const auditFrameAccessibility: BrowserCommand<[urlPart: string]> = async (context, urlPart) => {
   if (context.provider.name !== 'playwright') throw new Error('auditFrameAccessibility needs the playwright provider');
-  // The frame may still be attaching when a busy machine runs the command: look for a while.
-  let frame = context.page.frames().find((candidate) => candidate.url().includes(urlPart));
-  for (let waited = 0; !frame && waited < 5_000; waited += 100) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    frame = context.page.frames().find((candidate) => candidate.url().includes(urlPart));
-  }
-  if (!frame) throw new Error(`no frame at an address containing ${urlPart}`);
+  const frame = await findFrame(context.page, urlPart);
   const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   await frame.evaluate(source);
   return frame.evaluate(async () => {
