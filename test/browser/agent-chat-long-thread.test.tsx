@@ -89,7 +89,11 @@ describe('a long thread', () => {
     await streamingCommitMs(20);
     const short = Math.min(await streamingCommitMs(20), await streamingCommitMs(20));
     const long = Math.min(await streamingCommitMs(1000), await streamingCommitMs(1000));
-    const ratio = long / Math.max(short, 0.05);
+    // Both floored at 0.5 ms: Chromium rounds performance.now() to 0.1 ms, so medians of 0.1 and
+    // 0.4 ms are timer steps, not a trend (a ratio of 4 once failed that way). The floor forgives
+    // only what is under a thirtieth of a frame; a commit that grows with the thread still fails.
+    const floor = 0.5;
+    const ratio = Math.max(long, floor) / Math.max(short, floor);
     console.info(`median commit while streaming: ${short.toFixed(2)} ms after 20 messages, ${long.toFixed(2)} ms after 1,000 (ratio ${ratio.toFixed(2)})`);
     expect(ratio).toBeLessThanOrEqual(3);
   });
