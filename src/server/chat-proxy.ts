@@ -9,8 +9,9 @@
  *   `isDefaultBranch` (checked with the protocol's `validateChatRequest`), plus the API key and the
  *   `sessionSettings` the server decides. Anything else, a browser-sent `sessionSettings` first,
  *   is dropped. No browser header (cookies included) goes upstream.
- * - service to browser: the NDJSON body, piped chunk by chunk as it arrives, pulled only as fast
- *   as the browser reads (backpressure); status and body of HTTP errors and of the JSON-RPC
+ * - service to browser: the NDJSON body, piped chunk by chunk as it arrives, read at most 64 KiB
+ *   ahead of the browser (backpressure; a dropped connection still delivers every line read before
+ *   the drop, then breaks the browser's stream too); status and body of HTTP errors and of the JSON-RPC
  *   authentication error. Every copy of the key is scrubbed from all of it, and only JSON and
  *   NDJSON are passed on as such: any other error body (an HTML page) is wrapped into JSON.
  * - the browser going away aborts the upstream request; so do `timeoutMs` without an answer and
@@ -155,6 +156,8 @@ function passedType(contentType: string | null): string | undefined {
 
 /** Error bodies of the service passed through are cut here, unread beyond; they are short in practice. */
 const MAX_PASSED_ERROR_BYTES = 64 * 1024;
+/** How far the proxy reads a chat stream ahead of the browser (bytes held while the browser is slow). */
+const PROXY_READ_AHEAD_BYTES = 64 * 1024;
 
 /** A plain-text error of the service at most this long keeps its words in `error`. */
 const MAX_PLAIN_ERROR_CHARS = 500;
@@ -346,13 +349,21 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
       controller.enqueue(bytes);
       return true;
     };
-    // Pull-based with no queue of its own (highWaterMark 0): a chunk is read from the service only
-    // when the browser side asks for one, so a slow reader slows the upstream read (backpressure)
-    // and every chunk goes out as soon as it arrives (no buffering). The idle limit runs only
-    // while waiting on the service, never while the browser is slow to read.
+    // Read ahead of the browser by at most PROXY_READ_AHEAD_BYTES: past that, a chunk is read from
+    // the service only when the browser takes one (backpressure), and every chunk goes out as soon
+    // as it arrives. The read-ahead is what keeps lines: Node's fetch drops what it has queued when
+    // the connection fails, so they must already be here. The idle limit runs only while waiting
+    // on the service, never while the browser is slow to read.
+    /** The service's connection dropped: the browser's stream breaks too, once it has every line. */
+    let failure: { error: unknown } | undefined;
     const piped = new ReadableStream<Uint8Array>(
       {
         async pull(controller) {
+          if (failure) {
+            // Erroring a stream drops its queue: wait for the browser to take the last chunk.
+            if (controller.desiredSize === PROXY_READ_AHEAD_BYTES) controller.error(failure.error);
+            return;
+          }
           for (;;) {
             let result: ReadableStreamReadResult<Uint8Array>;
             link.start(idleMs);
@@ -370,7 +381,9 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
               }
               // The service's connection dropped mid-stream: end the browser's the same way, so its
               // chat client sees a lost connection (and resubscribes), not a clean end.
-              controller.error(error);
+              failure = { error };
+              emit(controller, scrubber.end());
+              if (controller.desiredSize === PROXY_READ_AHEAD_BYTES) controller.error(error);
               return;
             }
             link.stop();
@@ -390,7 +403,7 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
           await reader.cancel(reason).catch(() => {});
         },
       },
-      { highWaterMark: 0 },
+      { highWaterMark: PROXY_READ_AHEAD_BYTES, size: (chunk) => chunk.byteLength },
     );
     return new Response(piped, { status, headers });
   }

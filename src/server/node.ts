@@ -37,6 +37,10 @@ export interface NodeResponseLike {
   readonly headersSent: boolean;
   /** True once the whole answer was handed to the socket. */
   readonly writableFinished: boolean;
+  /** Bytes written but not yet handed to the socket (Node's `ServerResponse` has it). */
+  readonly writableLength?: number;
+  /** The connection, whose `writableLength` counts bytes not yet handed to the kernel. */
+  readonly socket?: { readonly writableLength: number } | null;
   /** Sets one response header. */
   setHeader(name: string, value: string | readonly string[]): unknown;
   /** Sends the status and headers at once, before the first body chunk (so a stream starts right away). */
@@ -200,6 +204,22 @@ export function toNodeHandler(handler: RouteHandler, options: NodeHandlerOptions
   };
 }
 
+const FLUSH_WAIT_MS = 500;
+
+/**
+ * Waits (at most {@link FLUSH_WAIT_MS}) until the bytes written so far have left for the socket.
+ * Node corks a response's writes until the next tick, and a cut in the same turn would drop them:
+ * a proxied stream whose last lines and failure arrive together would lose those lines (and with
+ * them, say, the `chatId` a chat client needs to resubscribe).
+ */
+async function flushed(res: NodeResponseLike): Promise<void> {
+  const pending = () => (res.writableLength ?? 0) + (res.socket?.writableLength ?? 0);
+  for (let waited = 0; ; waited += 5) {
+    await new Promise((resolve) => setTimeout(resolve, waited === 0 ? 0 : 5));
+    if (pending() === 0 || waited >= FLUSH_WAIT_MS) return;
+  }
+}
+
 async function writeResponse(response: Response, res: NodeResponseLike, disconnected: AbortSignal): Promise<void> {
   res.statusCode = response.status;
   const cookies = response.headers.getSetCookie();
@@ -223,8 +243,10 @@ async function writeResponse(response: Response, res: NodeResponseLike, disconne
         result = await reader.read();
       } catch (error) {
         // The body failed mid-way (the upstream connection dropped): cut the connection so the
-        // client sees an incomplete answer rather than a clean end.
-        if (!disconnected.aborted) res.destroy(error instanceof Error ? error : new Error(String(error)));
+        // client sees an incomplete answer rather than a clean end, once what came before is out.
+        if (disconnected.aborted) return;
+        await flushed(res);
+        res.destroy(error instanceof Error ? error : new Error(String(error)));
         return;
       }
       if (result.done) break;

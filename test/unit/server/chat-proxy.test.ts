@@ -390,6 +390,52 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     }
   });
 
+  it('a service connection that drops right after its last lines: the browser still gets every line, then a broken stream', async () => {
+    // The lines and the drop reach the proxy together, while the browser is not reading: Node's
+    // fetch throws away what it queued when the body fails, so the proxy must already hold them.
+    const lines = [`${JSON.stringify({ id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId: 'c1' }, sort: 0 })}\n`, `${JSON.stringify({ id: 'm', role: 'assistant', content: 'Hel', isDelta: true, sort: 1 })}\n`];
+    const dropping = await startScriptedServer((_request, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      for (const line of lines) res.write(line);
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    try {
+      const handler = createChatProxyHandler({
+        aiUrl: `${dropping.url}/api/v1/public/acme/agents/1`,
+        apiKey: 'k',
+        resolveSessionSettings: () => ({ externalId: 'ann' }),
+      });
+      // The route handler itself (no HTTP to the test): Node's fetch here would drop lines too.
+      const response = await handler(
+        new Request('http://partner.example/api/chat/chat/stream-chat-state', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ input: 'hello' }),
+        }),
+      );
+      expect(response.status).toBe(200);
+      // The browser is busy for a while: the drop happens before it reads anything.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const reader = response.body!.getReader();
+      let received = '';
+      const outcome = await (async () => {
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return 'clean end';
+            received += new TextDecoder().decode(value);
+          }
+        } catch {
+          return 'broken';
+        }
+      })();
+      expect(received).toBe(lines.join(''));
+      expect(outcome).toBe('broken');
+    } finally {
+      await dropping.close();
+    }
+  });
+
   describe("the proxy's own answers", () => {
     it('401 when the resolver finds nobody; nothing goes upstream', async () => {
       const served = await proxy();

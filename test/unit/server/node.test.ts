@@ -141,6 +141,39 @@ describe('toNodeHandler', () => {
     await chunks.ended;
   });
 
+  it('a body that fails mid-way: the bytes before the failure reach the client, then the connection is cut', async () => {
+    // A proxied stream (pulled, as the chat proxy's is) whose upstream dropped right after its
+    // last lines: the write and the cut come in the same turn of the event loop.
+    let pulls = 0;
+    const handler: RouteHandler = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>(
+          {
+            pull(controller) {
+              pulls += 1;
+              if (pulls === 1) controller.enqueue(new TextEncoder().encode('{"id":"__cutoff__"}\n{"id":"a"}\n'));
+              else controller.error(new Error('upstream connection lost'));
+            },
+          },
+          { highWaterMark: 0 },
+        ),
+      );
+    const url = await serve(toNodeHandler(handler));
+    const { res } = await nodeGet(url);
+    let received = '';
+    res.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    const outcome = await new Promise<string>((resolve) => {
+      res.once('end', () => resolve('end'));
+      res.once('aborted', () => resolve('aborted'));
+      res.once('error', () => resolve('error'));
+      res.once('close', () => resolve('close'));
+    });
+    expect(received).toBe('{"id":"__cutoff__"}\n{"id":"a"}\n');
+    // Not a clean end: the client must see that the answer broke off.
+    expect(outcome).not.toBe('end');
+    expect(res.complete).toBe(false);
+  });
+
   it('aborts the request signal and cancels the body when the client disconnects', async () => {
     let signal: AbortSignal | undefined;
     const cancelled = vi.fn();
