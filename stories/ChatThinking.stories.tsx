@@ -40,6 +40,7 @@ export const Collapsed: Story = {
     );
     await expect(thinking).toHaveAttribute('data-state', 'closed');
     await userEvent.click(thinking.querySelector('summary')!);
-    await expect(thinking).toHaveAttribute('data-state', 'open');
+    // data-state follows the toggle event, which the browser fires in a later task.
+    await waitFor(() => expect(thinking).toHaveAttribute('data-state', 'open'));
   },
 };
