@@ -39,8 +39,11 @@ export interface NodeResponseLike {
   readonly writableFinished: boolean;
   /** Bytes written but not yet handed to the socket (Node's `ServerResponse` has it). */
   readonly writableLength?: number;
-  /** The connection, whose `writableLength` counts bytes not yet handed to the kernel. */
-  readonly socket?: { readonly writableLength: number } | null;
+  /** The connection under the response. */
+  readonly socket?: {
+    /** Bytes not yet handed to the kernel. */
+    readonly writableLength: number;
+  } | null;
   /** Sets one response header. */
   setHeader(name: string, value: string | readonly string[]): unknown;
   /** Sends the status and headers at once, before the first body chunk (so a stream starts right away). */
