@@ -429,7 +429,16 @@ describe('6. upstream error bodies are read up to a cap, then cancelled', () => 
       const chunk = 'x'.repeat(64 * 1024);
       while (!res.destroyed) {
         state.written += chunk.length;
-        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+        if (!res.write(chunk)) {
+          // Both listeners go once either fires: one per wait would pile up on the response.
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              res.off('drain', done).off('close', done);
+              resolve();
+            };
+            res.on('drain', done).on('close', done);
+          });
+        }
       }
     });
     return { upstream, state };
