@@ -38,10 +38,10 @@ export { EmbeddedDashboard, EmbeddedApp, EmbeddedChat } from './components/embed
 export type { EmbeddedDashboardProps, EmbeddedAppProps, EmbeddedChatProps, EmbedFrameProps } from './components/embeds/embedded';
 export { EmbedPlaceholder, EmbedErrorState, EmbedRetryButton, embedLabels } from './components/embeds/parts';
 export type { EmbedLabels, EmbedPlaceholderProps, EmbedErrorStateProps, EmbedRetryButtonProps } from './components/embeds/parts';
-export { SqlToolView, ResultTable, ResultChart, DEFAULT_SQL_TOOL_LABELS } from './components/results';
+export { SqlToolView, ResultTable, ResultChart, DEFAULT_SQL_TOOL_LABELS, DEFAULT_MAX_TABLE_ROWS } from './components/results';
 export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabels } from './components/results';
 
-export { StreamingMarkdown } from './components/markdown';
+export { StreamingMarkdown, DEFAULT_MARKDOWN_LABELS, DEFAULT_MARKDOWN_LIMITS } from './components/markdown';
 export type { StreamingMarkdownProps } from './components/markdown';
 export type { MarkdownLimits, MarkdownComponents, MarkdownElementProps, StreamingMarkdownLabels } from './components/markdown';
 export type { ResultColumn } from './core/result-data';
