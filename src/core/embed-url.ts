@@ -34,20 +34,29 @@ function isLoopback(hostname: string): boolean {
 }
 
 function parseTenantUrl(tenantUrl: string): URL {
-  // In production the message is the field alone (`problem`).
-  const fail = (rule: string | false) => new ServiceConfigError(problem('tenantUrl', rule && `${JSON.stringify(tenantUrl)} ${rule}`));
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(tenantUrl);
   } catch {
-    throw fail(process.env.NODE_ENV !== 'production' && 'is not an absolute URL such as "https://acme.example.com"');
+    // Reported below, with the other rules.
   }
   // 5 rule 1: only HTTPS. Plain http only on loopback, where the emulator runs.
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw fail(process.env.NODE_ENV !== 'production' && 'must use https (or http on loopback)');
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw fail(process.env.NODE_ENV !== 'production' && 'must have no credentials, query or fragment');
+  const https = url && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname)));
+  if (!url || !https || url.username || url.password || url.search || url.hash) {
+    // In production the message is the field alone (`problem`).
+    throw new ServiceConfigError(
+      problem(
+        'tenantUrl',
+        process.env.NODE_ENV !== 'production' &&
+          `${JSON.stringify(tenantUrl)} ${
+            !url
+              ? 'is not an absolute URL such as "https://acme.example.com"'
+              : !https
+                ? 'must use https (or http on loopback)'
+                : 'must have no credentials, query or fragment'
+          }`,
+      ),
+    );
   }
   return url;
 }

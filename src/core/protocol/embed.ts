@@ -592,16 +592,6 @@ export const EMBED_ACTION_TYPES: readonly [
   'service:action:set-session',
 ] = /*#__PURE__*/ Object.keys(actionPayloadRules) as never;
 
-const envelopeRules = (direction: EmbedDirection, prefix: string): { readonly [field: string]: Rule } => ({
-  direction: oneOf([direction]),
-  type: text((value) => value.startsWith(prefix), process.env.NODE_ENV !== 'production' && `a name starting with "${prefix}"`),
-  payload: object,
-  timestamp: number,
-});
-
-const eventEnvelope = shape({ ...envelopeRules('event', EMBED_EVENT_PREFIX), surface });
-const actionEnvelope = shape(envelopeRules('action', EMBED_ACTION_PREFIX));
-
 /** The outcome of {@link parseEmbedEvent} or `parseEmbedAction`. */
 export type EmbedParseResult<TKnown, TUnknown> =
   | { kind: 'known'; message: TKnown }
@@ -611,21 +601,36 @@ export type EmbedParseResult<TKnown, TUnknown> =
 function parse(
   value: unknown,
   direction: EmbedDirection,
-  envelope: Rule,
   payloadRules: { readonly [type: string]: { readonly [field: string]: Rule } },
 ): EmbedParseResult<unknown, unknown> {
+  const problems: string[] = [];
   // 6.1: `source` is checked first, so messages of other libraries fail with one clear reason.
   if (!isRecord(value) || value.source !== EMBED_SOURCE) {
-    return { kind: 'invalid', problems: [problem('source', process.env.NODE_ENV !== 'production' && `expected "${EMBED_SOURCE}"`)] };
+    problems.push(problem('source', process.env.NODE_ENV !== 'production' && `expected "${EMBED_SOURCE}"`));
+  } else {
+    // The envelope of both directions, one rule set (6.1).
+    shape({
+      direction: oneOf([direction]),
+      type: text(
+        (type) => type.startsWith(`service:${direction}:`),
+        process.env.NODE_ENV !== 'production' && `a name starting with "service:${direction}:"`,
+      ),
+      payload: object,
+      timestamp: number,
+      // 6.1: `surface` is always present on events and never on actions.
+      surface:
+        direction === 'event'
+          ? surface
+          : (_, path, found) => {
+              if ('surface' in value) found.push(problem(path, process.env.NODE_ENV !== 'production' && 'not allowed on actions'));
+            },
+    })(value, '', problems);
+    if (!problems.length) {
+      const fields = Object.hasOwn(payloadRules, value.type as string) ? payloadRules[value.type as string] : undefined;
+      if (!fields) return { kind: 'unknown', message: value };
+      shape(fields)(value.payload, 'payload', problems);
+    }
   }
-  const problems: string[] = [];
-  envelope(value, '', problems);
-  // 6.1: `surface` is always present on events (checked by the envelope) and never on actions.
-  if (direction === 'action' && 'surface' in value) problems.push(problem('surface', process.env.NODE_ENV !== 'production' && 'not allowed on actions'));
-  if (problems.length) return { kind: 'invalid', problems };
-  const fields = Object.hasOwn(payloadRules, value.type as string) ? payloadRules[value.type as string] : undefined;
-  if (!fields) return { kind: 'unknown', message: value };
-  shape(fields)(value.payload, 'payload', problems);
   return problems.length ? { kind: 'invalid', problems } : { kind: 'known', message: value };
 }
 
@@ -636,7 +641,7 @@ function parse(
  * one each: its field path, with what is wrong in development builds. Never throws. The message is returned as received, extra fields included.
  */
 export function parseEmbedEvent(value: unknown): EmbedParseResult<EmbedEvent, UnknownEmbedEvent> {
-  return parse(value, 'event', eventEnvelope, eventPayloadRules) as EmbedParseResult<EmbedEvent, UnknownEmbedEvent>;
+  return parse(value, 'event', eventPayloadRules) as EmbedParseResult<EmbedEvent, UnknownEmbedEvent>;
 }
 
 /**
@@ -644,7 +649,7 @@ export function parseEmbedEvent(value: unknown): EmbedParseResult<EmbedEvent, Un
  * as {@link parseEmbedEvent}: an embed should ignore `unknown` actions rather than fail.
  */
 export function parseEmbedAction(value: unknown): EmbedParseResult<EmbedAction, UnknownEmbedAction> {
-  return parse(value, 'action', actionEnvelope, actionPayloadRules) as EmbedParseResult<EmbedAction, UnknownEmbedAction>;
+  return parse(value, 'action', actionPayloadRules) as EmbedParseResult<EmbedAction, UnknownEmbedAction>;
 }
 
 /** True when `value` is an event with a valid envelope, a known type and a valid payload (6.1, 6.2). */
