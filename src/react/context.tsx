@@ -146,10 +146,9 @@ export function ServiceProvider(props: ServiceProviderProps): ReactNode {
     [hasGetEmbedSession, latestGetEmbedSession],
   );
   const [ownQueryClient] = useState<{ current: QueryClient | undefined }>(() => ({ current: undefined }));
-  const embedDefaults = useMemo<EmbedDefaults>(() => ({ colorScheme, theme, locale, timezone }), [colorScheme, theme, locale, timezone]);
   const value = useMemo<ServiceContextValue>(
-    () => ({ tenantUrl, ...tenant, getEmbedSession, embedDefaults, chat, data, queryClient, ownQueryClient }),
-    [tenantUrl, tenant, getEmbedSession, embedDefaults, chat, data, queryClient, ownQueryClient],
+    () => ({ tenantUrl, ...tenant, getEmbedSession, embedDefaults: { colorScheme, theme, locale, timezone }, chat, data, queryClient, ownQueryClient }),
+    [tenantUrl, tenant, getEmbedSession, colorScheme, theme, locale, timezone, chat, data, queryClient, ownQueryClient],
   );
   return <ServiceContext.Provider value={value}>{children}</ServiceContext.Provider>;
 }
