@@ -6,7 +6,7 @@
  */
 import { tenantOrigin } from './embed-url';
 import { ServiceConfigError, ServiceValidationError } from './errors';
-import { isRecord } from './protocol/shared';
+import { isRecord, problem } from './protocol/shared';
 import {
   createEmbedAction,
   parseEmbedAction,
@@ -87,7 +87,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
   const origin = tenantOrigin(options.tenantUrl);
   const view = iframe.ownerDocument.defaultView;
   if (!view) {
-    throw new ServiceConfigError('createEmbedChannel: the iframe has no window');
+    throw new ServiceConfigError(process.env.NODE_ENV !== 'production' ? 'createEmbedChannel: the iframe has no window' : 'iframe');
   }
 
   let queue: EmbedAction[] = [];
@@ -116,7 +116,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
     if (disposed || !window || event.source !== window) return;
     const rejected = (problems: string[]): void => options.onRejected?.({ problems, origin: event.origin, data: event.data });
     if (event.origin !== origin) {
-      rejected([`origin: ${event.origin} is not the tenant origin ${origin} (check tenantUrl)`]);
+      rejected([problem('origin', process.env.NODE_ENV !== 'production' && `${event.origin} is not the tenant origin ${origin} (check tenantUrl)`)]);
       return;
     }
     const result = parseEmbedEvent(event.data);
@@ -143,7 +143,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
         const problems =
           result.kind === 'invalid'
             ? result.problems
-            : [`type: "${result.message.type}" is not an action`];
+            : [problem('type', process.env.NODE_ENV !== 'production' && `"${result.message.type}" is not an action`)];
         throw new ServiceValidationError(problems);
       }
       if (disposed) return;
@@ -153,7 +153,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
       try {
         snapshot = structuredClone(result.message);
       } catch (cause) {
-        throw new ServiceValidationError(['payload: must be plain data'], { cause });
+        throw new ServiceValidationError([problem('payload', process.env.NODE_ENV !== 'production' && 'must be plain data')], { cause });
       }
       queue.push(snapshot);
       // Queued first then flushed, so order holds even when sent from inside a `ready` listener.

@@ -10,7 +10,7 @@
  * @module
  */
 import { ServiceConfigError } from './errors';
-import { isRecord } from './protocol/shared';
+import { isRecord, problem } from './protocol/shared';
 import {
   FILTER_PARAMETER_PREFIX,
   SURFACES,
@@ -34,19 +34,29 @@ function isLoopback(hostname: string): boolean {
 }
 
 function parseTenantUrl(tenantUrl: string): URL {
-  const fail = (rule: string) => new ServiceConfigError(`tenantUrl ${JSON.stringify(tenantUrl)} ${rule}`);
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(tenantUrl);
   } catch {
-    throw fail('is not an absolute URL such as "https://acme.example.com"');
+    // Reported below, with the other rules.
   }
   // 5 rule 1: only HTTPS. Plain http only on loopback, where the emulator runs.
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw fail('must use https (or http on loopback)');
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw fail('must have no credentials, query or fragment');
+  const https = url && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname)));
+  if (!url || !https || url.username || url.password || url.search || url.hash) {
+    // In production the message is the field alone (`problem`).
+    throw new ServiceConfigError(
+      problem(
+        'tenantUrl',
+        process.env.NODE_ENV !== 'production' &&
+          `${JSON.stringify(tenantUrl)} ${
+            !url
+              ? 'is not an absolute URL such as "https://acme.example.com"'
+              : !https
+                ? 'must use https (or http on loopback)'
+                : 'must have no credentials, query or fragment'
+          }`,
+      ),
+    );
   }
   return url;
 }
@@ -218,10 +228,17 @@ export function filterEntries(filters: unknown): (readonly [unknown, unknown])[]
   return isRecord(filters) ? Object.entries(filters) : undefined;
 }
 
+/**
+ * A problem with one entry of an object option: its path (`filters.orders.status`) in production,
+ * `filters: "orders.status" needs ...` in development (`detail` given as `NODE_ENV` allows).
+ */
+const entryProblem = (field: string, key: unknown, detail: string | false): string =>
+  detail ? `${field}: ${JSON.stringify(key)} ${detail}` : `${field}.${String(key)}`;
+
 function filterParameters(filters: EmbedFilters, problems: string[]): [string, string][] {
   const entries = filterEntries(filters);
   if (!entries) {
-    problems.push('filters must be an object or a list');
+    problems.push(process.env.NODE_ENV !== 'production' ? 'filters must be an object or a list' : 'filters');
     return [];
   }
   const parameters: [string, string][] = [];
@@ -229,9 +246,9 @@ function filterParameters(filters: EmbedFilters, problems: string[]): [string, s
   for (const [member, value] of entries) {
     if (value === undefined || value === null) continue;
     if (typeof member !== 'string' || !isMemberName(member)) {
-      problems.push(`filters: ${JSON.stringify(member)} is not a member: write it as "<view>.<dimension>"`);
+      problems.push(entryProblem('filters', member, process.env.NODE_ENV !== 'production' && 'is not a member: write it as "<view>.<dimension>"'));
     } else if (seen.has(member)) {
-      problems.push(`filters: "${member}" is given twice`);
+      problems.push(entryProblem('filters', member, process.env.NODE_ENV !== 'production' && 'is given twice'));
     } else {
       seen.add(member);
       // A plain operand means the default `equals` filter: `{"value": operand}`.
@@ -242,7 +259,7 @@ function filterParameters(filters: EmbedFilters, problems: string[]): [string, s
         (operator === undefined || hasOperator) &&
         (operand === undefined ? hasOperator : isScalar(operand) || (Array.isArray(operand) && operand.every(isScalar)));
       if (valid) parameters.push([FILTER_PARAMETER_PREFIX + member, JSON.stringify(condition)]);
-      else problems.push(`filters: "${member}" needs a value or an operator`);
+      else problems.push(entryProblem('filters', member, process.env.NODE_ENV !== 'production' && 'needs a value or an operator'));
     }
   }
   return parameters;
@@ -295,9 +312,9 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
   // The options' plain rules, with the protocol's combinators and rules; the per-entry rules follow.
   shape({
     surface: oneOf(SURFACES),
-    sessionId: is(isText, 'a new session per iframe load'),
-    ...(surface === 'dashboard' && { publicId: is((id) => isText(id) && id !== '.' && id !== '..', "the dashboard's public id") }),
-    ...(surface === 'app' && { deploymentId: is((id) => Number.isSafeInteger(id) && (id as number) > 0, 'a positive integer') }),
+    sessionId: is(isText, process.env.NODE_ENV !== 'production' && 'a new session per iframe load'),
+    ...(surface === 'dashboard' && { publicId: is((id) => isText(id) && id !== '.' && id !== '..', process.env.NODE_ENV !== 'production' && "the dashboard's public id") }),
+    ...(surface === 'app' && { deploymentId: is((id) => Number.isSafeInteger(id) && (id as number) > 0, process.env.NODE_ENV !== 'production' && 'a positive integer') }),
     timeGrains: optional(object),
     switches: optional(object),
     locale: optional(localeRule),
@@ -311,9 +328,10 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
     if (filters !== undefined) parameters.push(...filterParameters(filters, problems));
     for (const [member, grain] of entriesOf(timeGrains)) {
       if (grain === undefined) continue;
-      if (!isMemberName(member)) problems.push(`timeGrains: "${member}" is not a member: write it as "<view>.<dimension>"`);
-      else if (typeof grain !== 'string' || !/^[A-Za-z_]\w*$/.test(grain)) {
-        problems.push(`timeGrains: "${member}" needs a granularity name`);
+      if (!isMemberName(member)) {
+        problems.push(entryProblem('timeGrains', member, process.env.NODE_ENV !== 'production' && 'is not a member: write it as "<view>.<dimension>"'));
+      } else if (typeof grain !== 'string' || !/^[A-Za-z_]\w*$/.test(grain)) {
+        problems.push(entryProblem('timeGrains', member, process.env.NODE_ENV !== 'production' && 'needs a granularity name'));
       } else parameters.push([TIME_GRAIN_PARAMETER_PREFIX + member, grain]);
     }
     // Only the literal `true` turns exports on (service-behaviour 2).
@@ -321,8 +339,8 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
   }
 
   for (const [name, value] of entriesOf(switches)) {
-    if (!/^show[A-Z]\w*$/.test(name)) problems.push(`switches: "${name}" is not a show... switch`);
-    else if (value !== undefined && typeof value !== 'boolean') problems.push(`switches: "${name}" must be true or false`);
+    if (!/^show[A-Z]\w*$/.test(name)) problems.push(entryProblem('switches', name, process.env.NODE_ENV !== 'production' && 'is not a show... switch'));
+    else if (value !== undefined && typeof value !== 'boolean') problems.push(entryProblem('switches', name, process.env.NODE_ENV !== 'production' && 'must be true or false'));
     // Only the literal `false` means anything to the service; shown is the default.
     else if (value === false) parameters.push([name, 'false']);
   }

@@ -108,7 +108,9 @@ ServiceContext.displayName = 'ServiceContext';
 function checkTenant(tenantUrl: string | undefined): Pick<ServiceContextValue, 'tenantOrigin' | 'tenantError'> {
   try {
     if (tenantUrl === undefined) {
-      throw new ServiceConfigError('ServiceProvider: `tenantUrl` is required by the embeds (your {base_url}, e.g. https://acme.example.com)');
+      throw new ServiceConfigError(
+        process.env.NODE_ENV !== 'production' ? 'ServiceProvider: `tenantUrl` is required by the embeds (your {base_url}, e.g. https://acme.example.com)' : 'tenantUrl',
+      );
     }
     return { tenantOrigin: tenantOrigin(tenantUrl), tenantError: undefined };
   } catch (error) {
@@ -137,17 +139,16 @@ export function ServiceProvider(props: ServiceProviderProps): ReactNode {
       hasGetEmbedSession
         ? (request, options) => {
             const current = latestGetEmbedSession.current;
-            if (!current) return Promise.reject(new ServiceConfigError('ServiceProvider: `getEmbedSession` was removed'));
+            if (!current) return Promise.reject(new ServiceConfigError(process.env.NODE_ENV !== 'production' ? 'ServiceProvider: `getEmbedSession` was removed' : 'getEmbedSession'));
             return current(request, options);
           }
         : undefined,
     [hasGetEmbedSession, latestGetEmbedSession],
   );
   const [ownQueryClient] = useState<{ current: QueryClient | undefined }>(() => ({ current: undefined }));
-  const embedDefaults = useMemo<EmbedDefaults>(() => ({ colorScheme, theme, locale, timezone }), [colorScheme, theme, locale, timezone]);
   const value = useMemo<ServiceContextValue>(
-    () => ({ tenantUrl, ...tenant, getEmbedSession, embedDefaults, chat, data, queryClient, ownQueryClient }),
-    [tenantUrl, tenant, getEmbedSession, embedDefaults, chat, data, queryClient, ownQueryClient],
+    () => ({ tenantUrl, ...tenant, getEmbedSession, embedDefaults: { colorScheme, theme, locale, timezone }, chat, data, queryClient, ownQueryClient }),
+    [tenantUrl, tenant, getEmbedSession, colorScheme, theme, locale, timezone, chat, data, queryClient, ownQueryClient],
   );
   return <ServiceContext.Provider value={value}>{children}</ServiceContext.Provider>;
 }

@@ -8,6 +8,7 @@
 import { createEmbedChannel, type EmbedChannel } from '../core/embed-channel';
 import { buildEmbedUrl, buildFilterUrlParameter, filterEntries, type BuildEmbedUrlOptions, type EmbedFilters } from '../core/embed-url';
 import { ServiceConfigError, ServiceError, ServiceValidationError } from '../core/errors';
+import { problem } from '../core/protocol/shared';
 import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedTheme, Surface } from '../core/protocol/embed';
 import type { EmbedSessionRequest, GetEmbedSession } from './context';
 
@@ -199,7 +200,9 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
     try {
       // The provider's check of `tenantUrl` (ServiceConfigError) covers a missing one too.
       if (options.tenantError || !tenantUrl) throw options.tenantError;
-      if (!getEmbedSession) throw new ServiceConfigError('ServiceProvider needs getEmbedSession, e.g. fetchEmbedSession()');
+      if (!getEmbedSession) {
+        throw new ServiceConfigError(process.env.NODE_ENV !== 'production' ? 'ServiceProvider needs getEmbedSession, e.g. fetchEmbedSession()' : 'getEmbedSession');
+      }
       // What the URL carries; the rest of the view state, and where the viewer was, wait in the
       // channel's queue for the new page's `ready`.
       const carried: Record<string, unknown> = { locale: desired.locale, timezone: desired.timezone };
@@ -214,7 +217,12 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       const sessionId: unknown = await new Promise<string>((resolve, reject) => {
         // The failure this rejects with stops the load, which aborts the fetch.
         timer = setTimeout(
-          () => reject(new ServiceConfigError(`getEmbedSession did not settle in ${readyTimeoutMs} ms`, { code: 'session_timeout' })),
+          () =>
+            reject(
+              new ServiceConfigError(process.env.NODE_ENV !== 'production' ? `getEmbedSession did not settle in ${readyTimeoutMs} ms` : 'getEmbedSession', {
+                code: 'session_timeout',
+              }),
+            ),
           readyTimeoutMs,
         );
         getEmbedSession(request, { signal }).then(resolve, (error: unknown) => reject(toServiceError(error, 'session_failed')));
@@ -222,7 +230,9 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       if (current !== generation) return;
       clearTimeout(timer);
       if (typeof sessionId !== 'string' || !sessionId.trim()) {
-        throw new ServiceValidationError([`getEmbedSession must resolve with a session id, got ${JSON.stringify(sessionId)}`]);
+        throw new ServiceValidationError([
+          problem('sessionId', process.env.NODE_ENV !== 'production' && `getEmbedSession must resolve with a session id, got ${JSON.stringify(sessionId)}`),
+        ]);
       }
       // `src` first: the channel then waits for the new page's `ready` before sending anything.
       frame.src = src(sessionId);
@@ -230,7 +240,10 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       framed = true;
       VIEW_KEYS.forEach(tell);
       if (lastPath !== undefined) channel?.send({ type: 'service:action:navigate', payload: { path: lastPath } });
-      timer = setTimeout(() => fail(new ServiceError(`No ready from the embed in ${readyTimeoutMs} ms`, { code: 'ready_timeout' })), readyTimeoutMs);
+      timer = setTimeout(
+        () => fail(new ServiceError(process.env.NODE_ENV !== 'production' ? `No ready from the embed in ${readyTimeoutMs} ms` : 'ready', { code: 'ready_timeout' })),
+        readyTimeoutMs,
+      );
     } catch (error) {
       if (current === generation) fail(toServiceError(error, 'session_failed'));
     }

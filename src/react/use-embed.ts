@@ -172,10 +172,9 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
       const call = (name: keyof EmbedCallbacks, value?: AnyEmbedEvent | ServiceError): void =>
         (latest.current.options[name] as ((value?: unknown) => void) | undefined)?.(value);
       return {
+        // `tenantUrl`, `tenantError` and `getEmbedSession` (the rest of the provider goes unread).
+        ...provider,
         surface: current.surface,
-        tenantUrl: provider.tenantUrl,
-        tenantError: provider.tenantError,
-        getEmbedSession: provider.getEmbedSession,
         url: currentUrl,
         readyTimeoutMs: current.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
         renewAfterMs: current.renewAfterMs ?? DEFAULT_RENEW_AFTER_MS,

@@ -33,6 +33,9 @@ export async function buildPageScript(root: string = ROOT): Promise<string> {
     minify: false,
     sourcemap: false,
     tsconfig: 'tsconfig.json',
+    // Served raw to browsers, where `process` does not exist; the core's embed checks read
+    // `process.env.NODE_ENV` for their detail sentences, which the emulator, a dev tool, keeps.
+    define: { 'process.env.NODE_ENV': '"development"' },
     logLevel: 'silent',
   });
   const file = result.outputFiles[0];

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { isRecord } from './shared';
+import { isRecord, problem } from './shared';
 
 // ---------------------------------------------------------------------------------------------
 // Envelope (6.1)
@@ -439,7 +439,10 @@ export function isFilterUrlParameter(value: string): boolean {
 // still the only place its field is checked; the embed URL builder checks its options with the
 // same combinators and the same locale and time zone rules.
 
-/** Checks `value` found at `path`, adding a sentence to `problems` for each thing wrong. */
+/**
+ * Checks `value` found at `path`, adding a problem to `problems` for each thing wrong: the path,
+ * then in development what was expected and what came (see `problem`).
+ */
 export type Rule = (value: unknown, path: string, problems: string[]) => void;
 
 /** One rule per field of `T`, index signatures left out (extra fields pass through). */
@@ -451,11 +454,14 @@ function describe(value: unknown): string {
   return typeof value === 'object' && value !== null ? 'an object' : typeof value === 'function' ? 'a function' : String(value);
 }
 
-/** A rule passing the values `test` accepts: `${path}: expected ${expected}, got ...` otherwise. */
+/**
+ * A rule passing the values `test` accepts: `${path}: expected ${expected}, got ...` otherwise
+ * (`${path}` alone in production, where `expected` is given as `process.env.NODE_ENV !== 'production' && '...'` and so `false`).
+ */
 export const is =
-  (test: (value: unknown) => boolean, expected: string): Rule =>
+  (test: (value: unknown) => boolean, expected: string | false): Rule =>
   (value, path, problems) => {
-    if (!test(value)) problems.push(`${path}: expected ${expected}, got ${describe(value)}`);
+    if (!test(value)) problems.push(problem(path, process.env.NODE_ENV !== 'production' && `expected ${expected}, got ${describe(value)}`));
   };
 
 /** `rule`, or absent. */
@@ -473,7 +479,7 @@ const nullable =
 
 /** One of `options`, quoted in the problem. */
 export const oneOf = (options: readonly unknown[]): Rule =>
-  is((value) => options.includes(value), options.map((option) => JSON.stringify(option)).join(' or '));
+  is((value) => options.includes(value), process.env.NODE_ENV !== 'production' && options.map((option) => JSON.stringify(option)).join(' or '));
 
 // Loose: fields a newer service adds pass through instead of failing the message.
 /** An object whose named fields pass their rules (other fields pass through). */
@@ -481,25 +487,25 @@ export const shape =
   (fields: { readonly [field: string]: Rule }): Rule =>
   (value, path, problems) => {
     if (!isRecord(value)) {
-      problems.push(`${path}: expected an object, got ${describe(value)}`);
+      problems.push(problem(path, process.env.NODE_ENV !== 'production' && `expected an object, got ${describe(value)}`));
       return;
     }
     for (const field in fields) fields[field]!(value[field], path ? `${path}.${field}` : field, problems);
   };
 
-const text = (test: (value: string) => boolean, expected: string): Rule =>
+const text = (test: (value: string) => boolean, expected: string | false): Rule =>
   is((value) => typeof value === 'string' && test(value), expected);
-const string = text(() => true, 'a string');
+const string = text(() => true, process.env.NODE_ENV !== 'production' && 'a string');
 const optionalString = optional(string);
-const number = is((value) => typeof value === 'number' && Number.isFinite(value), 'a finite number');
+const number = is((value) => typeof value === 'number' && Number.isFinite(value), process.env.NODE_ENV !== 'production' && 'a finite number');
 const optionalNumber = optional(number);
 const surface = oneOf(SURFACES);
 /** Any object. */
 export const object = shape({});
 /** A BCP-47 tag, for `set-locale` and the embed URL's `locale`. */
-export const localeRule = text(isLocaleTag, 'a BCP-47 tag');
+export const localeRule = text(isLocaleTag, process.env.NODE_ENV !== 'production' && 'a BCP-47 tag');
 /** An IANA time zone, for `set-timezone` and the embed URL's `timezone`. */
-export const timeZoneRule = text(isTimeZone, 'an IANA time zone');
+export const timeZoneRule = text(isTimeZone, process.env.NODE_ENV !== 'production' && 'an IANA time zone');
 
 const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> } = {
   'service:event:ready': {
@@ -535,7 +541,7 @@ const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> }
     message: string,
     name: optionalString,
     context: optionalString,
-    fatal: optional(is((value) => typeof value === 'boolean', 'a boolean')),
+    fatal: optional(is((value) => typeof value === 'boolean', process.env.NODE_ENV !== 'production' && 'a boolean')),
   },
 };
 
@@ -544,7 +550,7 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
   'service:action:set-theme': {
     font: optionalString,
     primaryColor: optionalString,
-    borderRadius: optional(is((value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)), 'a CSS length or pixels')),
+    borderRadius: optional(is((value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)), process.env.NODE_ENV !== 'production' && 'a CSS length or pixels')),
     analyticsChat: optional(
       shape({
         backgroundColor: optionalString,
@@ -554,7 +560,7 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
   },
   'service:action:set-locale': { locale: localeRule },
   'service:action:set-filter': {
-    filterUrlParameter: text(isFilterUrlParameter, 'f_<view>.<dimension>=<JSON>, joined by &'),
+    filterUrlParameter: text(isFilterUrlParameter, process.env.NODE_ENV !== 'production' && 'f_<view>.<dimension>=<JSON>, joined by &'),
   },
   'service:action:navigate': { path: string },
   'service:action:refresh': {},
@@ -586,16 +592,6 @@ export const EMBED_ACTION_TYPES: readonly [
   'service:action:set-session',
 ] = /*#__PURE__*/ Object.keys(actionPayloadRules) as never;
 
-const envelopeRules = (direction: EmbedDirection, prefix: string): { readonly [field: string]: Rule } => ({
-  direction: oneOf([direction]),
-  type: text((value) => value.startsWith(prefix), `a name starting with "${prefix}"`),
-  payload: object,
-  timestamp: number,
-});
-
-const eventEnvelope = shape({ ...envelopeRules('event', EMBED_EVENT_PREFIX), surface });
-const actionEnvelope = shape(envelopeRules('action', EMBED_ACTION_PREFIX));
-
 /** The outcome of {@link parseEmbedEvent} or `parseEmbedAction`. */
 export type EmbedParseResult<TKnown, TUnknown> =
   | { kind: 'known'; message: TKnown }
@@ -605,21 +601,36 @@ export type EmbedParseResult<TKnown, TUnknown> =
 function parse(
   value: unknown,
   direction: EmbedDirection,
-  envelope: Rule,
   payloadRules: { readonly [type: string]: { readonly [field: string]: Rule } },
 ): EmbedParseResult<unknown, unknown> {
+  const problems: string[] = [];
   // 6.1: `source` is checked first, so messages of other libraries fail with one clear reason.
   if (!isRecord(value) || value.source !== EMBED_SOURCE) {
-    return { kind: 'invalid', problems: [`source: expected "${EMBED_SOURCE}"`] };
+    problems.push(problem('source', process.env.NODE_ENV !== 'production' && `expected "${EMBED_SOURCE}"`));
+  } else {
+    // The envelope of both directions, one rule set (6.1).
+    shape({
+      direction: oneOf([direction]),
+      type: text(
+        (type) => type.startsWith(`service:${direction}:`),
+        process.env.NODE_ENV !== 'production' && `a name starting with "service:${direction}:"`,
+      ),
+      payload: object,
+      timestamp: number,
+      // 6.1: `surface` is always present on events and never on actions.
+      surface:
+        direction === 'event'
+          ? surface
+          : (_, path, found) => {
+              if ('surface' in value) found.push(problem(path, process.env.NODE_ENV !== 'production' && 'not allowed on actions'));
+            },
+    })(value, '', problems);
+    if (!problems.length) {
+      const fields = Object.hasOwn(payloadRules, value.type as string) ? payloadRules[value.type as string] : undefined;
+      if (!fields) return { kind: 'unknown', message: value };
+      shape(fields)(value.payload, 'payload', problems);
+    }
   }
-  const problems: string[] = [];
-  envelope(value, '', problems);
-  // 6.1: `surface` is always present on events (checked by the envelope) and never on actions.
-  if (direction === 'action' && 'surface' in value) problems.push('surface: not allowed on actions');
-  if (problems.length) return { kind: 'invalid', problems };
-  const fields = Object.hasOwn(payloadRules, value.type as string) ? payloadRules[value.type as string] : undefined;
-  if (!fields) return { kind: 'unknown', message: value };
-  shape(fields)(value.payload, 'payload', problems);
   return problems.length ? { kind: 'invalid', problems } : { kind: 'known', message: value };
 }
 
@@ -627,10 +638,10 @@ function parse(
  * Reads a value received from an embed (the `data` of a `message` event). Three outcomes:
  * `known` (envelope, known type and payload all valid), `unknown` (valid envelope of an event
  * type this version does not know: deliver it as it is) and `invalid` with the problems found,
- * one sentence each. Never throws. The message is returned as received, extra fields included.
+ * one each: its field path, with what is wrong in development builds. Never throws. The message is returned as received, extra fields included.
  */
 export function parseEmbedEvent(value: unknown): EmbedParseResult<EmbedEvent, UnknownEmbedEvent> {
-  return parse(value, 'event', eventEnvelope, eventPayloadRules) as EmbedParseResult<EmbedEvent, UnknownEmbedEvent>;
+  return parse(value, 'event', eventPayloadRules) as EmbedParseResult<EmbedEvent, UnknownEmbedEvent>;
 }
 
 /**
@@ -638,7 +649,7 @@ export function parseEmbedEvent(value: unknown): EmbedParseResult<EmbedEvent, Un
  * as {@link parseEmbedEvent}: an embed should ignore `unknown` actions rather than fail.
  */
 export function parseEmbedAction(value: unknown): EmbedParseResult<EmbedAction, UnknownEmbedAction> {
-  return parse(value, 'action', actionEnvelope, actionPayloadRules) as EmbedParseResult<EmbedAction, UnknownEmbedAction>;
+  return parse(value, 'action', actionPayloadRules) as EmbedParseResult<EmbedAction, UnknownEmbedAction>;
 }
 
 /** True when `value` is an event with a valid envelope, a known type and a valid payload (6.1, 6.2). */

@@ -11,3 +11,16 @@ export type ValidationResult<T> = { ok: true; value: T } | { ok: false; problems
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * @internal One problem of a validation: its field path (`payload.format`), then what is wrong
+ * with it, in development only. Callers write the detail as
+ * `process.env.NODE_ENV !== 'production' && ...` at the call site, as React does with its
+ * warnings: bundlers (Vite, webpack, Next, esbuild's browser builds) replace `process.env.NODE_ENV`
+ * and the minifier drops the text, so production ships field paths, error classes and codes only.
+ * Written out at each site because a constant shared across modules is not folded by every
+ * bundler.
+ */
+export function problem(path: string, detail: string | false): string {
+  return detail ? `${path}: ${detail}` : path;
+}

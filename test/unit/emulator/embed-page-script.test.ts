@@ -18,5 +18,7 @@ describe('embed page script', () => {
     expect(PAGE_SCRIPT).not.toMatch(/postMessage\([^)]*["'`]\*["'`]/);
     expect(PAGE_SCRIPT).not.toMatch(/\beval\(|new Function\(/);
     expect(PAGE_SCRIPT).not.toMatch(/\.innerHTML\s*=|insertAdjacentHTML|document\.write/);
+    // Served raw to browsers, which have no `process`: the core's NODE_ENV checks are defined away.
+    expect(PAGE_SCRIPT).not.toMatch(/\bprocess\./);
   });
 });
