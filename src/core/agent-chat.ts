@@ -111,17 +111,42 @@ export interface AgentChatState {
 
 /** What happens to a conversation; {@link agentChatReducer} turns it into the next state. */
 export type AgentChatAction =
-  /** A request leaves (send or resume). */
-  | { type: 'start' }
-  /** The thread store changed while the answer runs (a line, or the end of the body). */
-  | { type: 'thread'; status: ThreadStatus; error: Error | undefined }
-  /** The client resends after a drop. */
-  | { type: 'reconnect'; event: ResubscribeEvent }
-  /** The request failed; `stopped` when the user's abort cut it. */
-  | { type: 'fail'; error: Error; stopped: boolean }
-  /** The abort endpoint refused: the answer cannot be stopped as asked. */
-  | { type: 'abortFailed'; error: Error }
-  | { type: 'reset' };
+  | {
+      /** A request leaves (send or resume): the state becomes `submitted`. */
+      type: 'start';
+    }
+  | {
+      /** The thread store changed while the answer runs (a line, or the end of the body). */
+      type: 'thread';
+      /** The store's status; `idle` and `submitted` (no line yet) keep the status shown. */
+      status: ThreadStatus;
+      /** The store's error, kept only when `status` is `error`. */
+      error: Error | undefined;
+    }
+  | {
+      /** The client resends after a drop: the state becomes `reconnecting`. */
+      type: 'reconnect';
+      /** The resend in progress, exposed as the state's `reconnect`. */
+      event: ResubscribeEvent;
+    }
+  | {
+      /** The request failed or was cut; ignored once the answer no longer runs. */
+      type: 'fail';
+      /** What ended the request; shown only when `stopped` is false. */
+      error: Error;
+      /** The user's abort cut the request: the state becomes `aborted` rather than `error`. */
+      stopped: boolean;
+    }
+  | {
+      /** The abort endpoint refused: the answer cannot be stopped as asked, so the state becomes `error`. */
+      type: 'abortFailed';
+      /** The abort request's failure. */
+      error: Error;
+    }
+  | {
+      /** The conversation was reset: back to the initial `idle` state. */
+      type: 'reset';
+    };
 
 /** The state of a new or reset conversation. */
 export const INITIAL_AGENT_CHAT_STATE: AgentChatState = { status: 'idle', error: undefined, reconnect: undefined };

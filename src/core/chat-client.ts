@@ -70,7 +70,15 @@ import { isRecord } from './protocol/shared';
  *   `sessionSettings` is never sent: the service reads the user from the token's claims. An
  *   error thrown by the getter ends the stream (or the abort) with that same error.
  */
-export type ChatAuth = { apiKey: string } | { token: string | (() => string | Promise<string>) };
+export type ChatAuth =
+  | {
+      /** The API key, sent as `Authorization: Api-Key <key>`; server-side only. */
+      apiKey: string;
+    }
+  | {
+      /** The deployment JWT, or a getter called before every HTTP request so the token can be refreshed. */
+      token: string | (() => string | Promise<string>);
+    };
 
 /** Tuning of the automatic resubscription after a dropped connection. */
 export interface ResubscribeOptions {

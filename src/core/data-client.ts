@@ -147,8 +147,20 @@ export interface SqlResult {
 
 /** A piece of a streamed SQL result: the schema first, then rows as they arrive. */
 export type SqlChunk =
-  | { type: 'schema'; schema: CubeSqlColumn[]; lastRefreshTime?: string }
-  | { type: 'rows'; rows: CubeSqlRow[] };
+  | {
+      /** The first chunk, exactly once: the result's columns. */
+      type: 'schema';
+      /** The columns, in order. */
+      schema: CubeSqlColumn[];
+      /** ISO time of the last refresh of the data; absent when the service sent none. */
+      lastRefreshTime?: string;
+    }
+  | {
+      /** A batch of rows, after the schema; a result may bring any number of these. */
+      type: 'rows';
+      /** The rows, one cell per column in schema order, as strings or `null`. */
+      rows: CubeSqlRow[];
+    };
 
 /** What {@link createDataClient} returns. */
 export interface DataClient {

@@ -281,19 +281,32 @@ export interface WorldEmbedTenant {
   /** Human name. */
   readonly displayName: string;
   /** Its groups. */
-  readonly groups: readonly { readonly name: string; readonly description: string }[];
+  readonly groups: readonly {
+    /** Group name, as creator-mode sessions of this tenant name it in `groups`. */
+    readonly name: string;
+    /** What the group is for. */
+    readonly description: string;
+  }[];
   /** Attributes defined for its users. */
   readonly userAttributeDefinitions: readonly {
+    /** Attribute name, as creator-mode sessions of this tenant set it in `userAttributes`. */
     readonly name: string;
+    /** Value type; a scoped attribute has no `boolean` type, unlike the tenant-wide ones. */
     readonly type: 'string' | 'number' | 'string_array' | 'number_array';
+    /** Human name. */
     readonly displayName: string;
   }[];
   /** External users that exist from the start, with their scoped groups and attribute values. */
   readonly users: readonly {
+    /** The user's `externalId`, unique within the tenant: a session of this tenant that names it acts as this user. */
     readonly externalId: string;
+    /** Email address. */
     readonly email: string;
+    /** Human name. */
     readonly displayName: string;
+    /** Names of their groups, from the tenant's `groups`. */
     readonly groups: readonly string[];
+    /** Values of the tenant's scoped attributes, by attribute name. */
     readonly attributes: Readonly<Record<string, string | number | readonly string[] | readonly number[]>>;
   }[];
 }

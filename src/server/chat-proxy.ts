@@ -54,8 +54,21 @@ import {
 
 /** The second argument of `resolveSessionSettings`: which route, and the browser's checked body. */
 export type ChatProxyContext =
-  | { route: 'stream'; body: BrowserChatRequest }
-  | { route: 'abort'; body: { chatId: string } };
+  | {
+      /** The stream route: the browser asks a question or reads or resumes a thread. */
+      route: 'stream';
+      /** The browser's chat request, checked and cut to the fields a browser may send. */
+      body: BrowserChatRequest;
+    }
+  | {
+      /** The abort route: the browser asks to stop an answer. */
+      route: 'abort';
+      /** The browser's abort request, checked. */
+      body: {
+        /** The thread to stop; the service lets only its owner abort it, so resolve the same user as for the stream. */
+        chatId: string;
+      };
+    };
 
 /** What `resolveSessionSettings` may answer. */
 export type SessionSettingsResolution = SessionSettings | Response | null | undefined;

@@ -225,7 +225,19 @@ export interface EmbedTenantGroupPatch {
  * Who a group member is (behaviour §4): the user's `externalId` (trimmed and lowercased before
  * sending, as §2.7 stores it) or the numeric `embedUserId` of the embed-tenant users list.
  */
-export type EmbedTenantMember = { externalId: string; embedUserId?: never } | { embedUserId: number; externalId?: never };
+export type EmbedTenantMember =
+  | {
+      /** The user's `externalId`; trimmed and lowercased before it is sent. */
+      externalId: string;
+      /** Not with `externalId`: name the user one way only. */
+      embedUserId?: never;
+    }
+  | {
+      /** The user's numeric id in the embed tenant's users list. */
+      embedUserId: number;
+      /** Not with `embedUserId`: name the user one way only. */
+      externalId?: never;
+    };
 
 /** An embed access level (§4.6): `read` lets embed viewers open the workbook, `none` does not. */
 export type EmbedAccessAction = 'read' | 'none';

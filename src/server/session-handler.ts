@@ -103,7 +103,10 @@ export type SessionHandlerOptions = SessionHandlerBaseOptions &
         /** Not with `client`: the client already has its key. */
         apiKey?: never;
       }
-    | ({ client?: never } & ServiceClientOptions)
+    | ({
+        /** Not with `baseUrl` and `apiKey`: the handler creates its client from them. */
+        client?: never;
+      } & ServiceClientOptions)
   );
 
 /** The largest body the browser may send: the hints above fit many times over. */

@@ -19,7 +19,10 @@ import {
 /** An event for the fake to emit: {@link EmbedEventInit} whose `surface` defaults to the load's. */
 export type FakeEmbedEvent = EmbedEventInit extends infer T
   ? T extends EmbedEventInit
-    ? Omit<T, 'surface'> & { surface?: Surface }
+    ? Omit<T, 'surface'> & {
+        /** The surface the event claims to come from. Default: the current load's, so tests rarely set it. */
+        surface?: Surface;
+      }
     : never
   : never;
 
@@ -80,7 +83,18 @@ export interface FakeEmbed {
   /** Posts any message from the current page, as it is: forged, malformed or unknown events. */
   emitRaw(message: unknown): Promise<void>;
   /** Resolves with the first received action of `type` (already received or to come); rejects after `timeoutMs` (default the fake's `timeoutMs`). */
-  waitForAction<T extends EmbedActionType>(type: T, options?: { timeoutMs?: number }): Promise<Extract<EmbedAction, { type: T }>>;
+  waitForAction<T extends EmbedActionType>(
+    type: T,
+    options?: { timeoutMs?: number },
+  ): Promise<
+    Extract<
+      EmbedAction,
+      {
+        /** The action type waited for: the promise resolves with the action of that type. */
+        type: T;
+      }
+    >
+  >;
   /** Stops watching and listening; the iframes keep their current page. Safe to call more than once. */
   dispose(): void;
 }

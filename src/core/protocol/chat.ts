@@ -265,7 +265,15 @@ export interface CutoffLine {
   /** Always `assistant` when present. */
   role?: 'assistant';
   /** The thread's id, and whether an answer is still running (a replay continues live). */
-  state: { isStreaming: boolean; chatId: string };
+  state: {
+    /**
+     * `true` when the request joins an answer already running; the documented first line of a new
+     * answer has `false`. The library does not rely on it: the response is open either way.
+     */
+    isStreaming: boolean;
+    /** The thread's id: send it as `chatId` to continue, read or abort the thread. */
+    chatId: string;
+  };
   /** Ordering sequence of the line. */
   sort?: number;
 }
@@ -280,7 +288,11 @@ export interface StateLine {
   /** Always `assistant` when present. */
   role?: 'assistant';
   /** The thread's state as the service holds it. */
-  state: { messages?: unknown[]; [key: string]: unknown };
+  state: {
+    /** The thread's messages, possibly in a foreign serialisation (service-behaviour 1): never rely on their shape. */
+    messages?: unknown[];
+    [key: string]: unknown;
+  };
   /** Whether the state is a delta. */
   isDelta?: boolean;
   /** Ordering sequence of the line. */
@@ -354,7 +366,14 @@ export interface RpcErrorLine {
   /** The JSON-RPC version, `2.0`. */
   jsonrpc: string;
   /** Treated as an authentication failure whatever its fields hold (service-behaviour 1). */
-  error: { code: number; message: string; data?: unknown };
+  error: {
+    /** The JSON-RPC error code, such as `-32001`; `rpcErrorOf` reads a missing one as `NaN`. */
+    code: number;
+    /** The error's message, such as `Unauthorized` (the stand-in when missing). */
+    message: string;
+    /** Extra detail of the error, when any; its shape is not published. */
+    data?: unknown;
+  };
   /** The JSON-RPC request id, when any. */
   id?: string | number | null;
 }
@@ -372,15 +391,62 @@ export type StreamLine =
 
 /** A stream line sorted by what it means; `invalid` lines are JSON the protocol does not know. */
 export type ClassifiedLine =
-  | { kind: 'message'; line: StreamMessage }
-  | { kind: 'cutoff'; line: CutoffLine }
-  | { kind: 'state'; line: StateLine }
-  | { kind: 'aborted'; line: AbortedLine }
-  | { kind: 'suspended'; line: SuspendedLine }
-  | { kind: 'usage'; line: UsageLine }
-  | { kind: 'error'; line: ErrorLine }
-  | { kind: 'rpcError'; line: RpcErrorLine }
-  | { kind: 'invalid'; value: unknown; reason: string };
+  | {
+      /** A chat message to merge into the thread. */
+      kind: 'message';
+      /** The line, checked field by field. */
+      line: StreamMessage;
+    }
+  | {
+      /** The `__cutoff__` sentinel: the stream started, with the thread's id. */
+      kind: 'cutoff';
+      /** The line, with its `state.chatId` checked. */
+      line: CutoffLine;
+    }
+  | {
+      /** The `__state__` sentinel: the service's snapshot of the thread. */
+      kind: 'state';
+      /** The line, with its `state` checked to be an object. */
+      line: StateLine;
+    }
+  | {
+      /** The `__aborted__` sentinel: the answer was stopped. */
+      kind: 'aborted';
+      /** The line, with its `error` checked. */
+      line: AbortedLine;
+    }
+  | {
+      /** The `__suspended__` sentinel: the server restarted; resend to resume. */
+      kind: 'suspended';
+      /** The line, with its `retryable` checked. */
+      line: SuspendedLine;
+    }
+  | {
+      /** The `__usage__` sentinel, the last line of a response. */
+      kind: 'usage';
+      /** The line, with its `usage` checked to be an object. */
+      line: UsageLine;
+    }
+  | {
+      /** An `{"error"}` line: the answer failed after streaming started. */
+      kind: 'error';
+      /** The line. */
+      line: ErrorLine;
+    }
+  | {
+      /** A JSON-RPC error object: the credential was refused. */
+      kind: 'rpcError';
+      /** The line. */
+      line: RpcErrorLine;
+    }
+  | {
+      /** JSON that is no line of the protocol: report it and go on. */
+      kind: 'invalid';
+      /** The parsed value, as it arrived. */
+      value: unknown;
+      /** Why it is not a line, such as `message m1: invalid role`; for logs, not for users. */
+      reason: string;
+    };
 
 /**
  * The `{ code, message }` of a JSON-RPC error object, the service's answer to a refused chat

@@ -115,11 +115,36 @@ export interface CubeSqlErrorLine {
 
 /** One line of the SQL stream, classified by `classifyCubeSqlLine`. */
 export type CubeSqlLine =
-  | { kind: 'schema'; schema: CubeSqlColumn[]; lastRefreshTime?: string }
-  | { kind: 'data'; rows: CubeSqlRow[] }
-  | { kind: 'continue-wait' }
-  | { kind: 'error'; error: string }
-  | { kind: 'unknown'; line: unknown };
+  | {
+      /** The first line: the result's columns. */
+      kind: 'schema';
+      /** The columns, in order. */
+      schema: CubeSqlColumn[];
+      /** ISO time of the last refresh of the data; absent when the service sent none. */
+      lastRefreshTime?: string;
+    }
+  | {
+      /** A batch of rows, following the schema. */
+      kind: 'data';
+      /** The rows, cells as strings or `null` whatever the wire held. */
+      rows: CubeSqlRow[];
+    }
+  | {
+      /** `{"error":"Continue wait"}`: the query still runs; repeat the same request. */
+      kind: 'continue-wait';
+    }
+  | {
+      /** Any other `{"error"}` line: the query failed, possibly after rows arrived. */
+      kind: 'error';
+      /** The service's message. */
+      error: string;
+    }
+  | {
+      /** A line of no known shape; readers skip it, so fields the service adds later break nothing. */
+      kind: 'unknown';
+      /** The parsed line, as it arrived. */
+      line: unknown;
+    };
 
 function isColumn(value: unknown): value is CubeSqlColumn {
   return isRecord(value) && typeof value['name'] === 'string' && typeof value['column_type'] === 'string';
@@ -276,7 +301,17 @@ export interface LoadQuery {
 }
 
 /** Body of `/v1/load`: one query, or several with `queryType: 'multi'`. */
-export type LoadRequest = { query: LoadQuery } | { query: LoadQuery[]; queryType: 'multi' };
+export type LoadRequest =
+  | {
+      /** The one query to run. */
+      query: LoadQuery;
+    }
+  | {
+      /** The queries to run; their results come back in the same order. */
+      query: LoadQuery[];
+      /** Marks the body as several queries; the answer is then `{ queryType, results }`. */
+      queryType: 'multi';
+    };
 
 /** A row of a load result: member name to value, values as strings (`null` for SQL `NULL`). */
 export type LoadRow = Record<string, string | number | boolean | null>;

@@ -148,10 +148,30 @@ export interface LegacyQueryResult {
 
 /** A tool result, sorted by shape. */
 export type ToolResult =
-  | { kind: 'serviceMeta'; value: ServiceMetaResult }
-  | { kind: 'serviceSqlApi'; value: ServiceSqlApiResult }
-  | { kind: 'legacyQuery'; value: LegacyQueryResult }
-  | { kind: 'other'; value: unknown };
+  | {
+      /** The result has the shape of a `serviceMeta` result: matching cubes and members. */
+      kind: 'serviceMeta';
+      /** The result, as the tool returned it. */
+      value: ServiceMetaResult;
+    }
+  | {
+      /** The result has the shape of a `serviceSqlApi` result: `schema` columns and `data` rows. */
+      kind: 'serviceSqlApi';
+      /** The result, as the tool returned it. */
+      value: ServiceSqlApiResult;
+    }
+  | {
+      /** The result is rows as objects, the older shape some documentation shows. */
+      kind: 'legacyQuery';
+      /** The result, as the tool returned it. */
+      value: LegacyQueryResult;
+    }
+  | {
+      /** No known shape; the chat's default tool view shows the value as JSON. */
+      kind: 'other';
+      /** The parsed result; `undefined` when the tool returned empty text. */
+      value: unknown;
+    };
 
 /**
  * A tool call with its JSON parsed once. `running`: no result yet. `complete`: a result.
@@ -159,9 +179,36 @@ export type ToolResult =
  * (`source: 'parse'`).
  */
 export type ParsedToolCall =
-  | { status: 'running'; name: string; input: unknown }
-  | { status: 'complete'; name: string; input: unknown; result: ToolResult }
-  | { status: 'error'; name: string; input: unknown; error: string; source: 'tool' | 'parse' };
+  | {
+      /** No result yet: the wire call's `result` is `null` or absent. */
+      status: 'running';
+      /** The tool's name, such as `serviceSqlApi`. */
+      name: string;
+      /** The input, parsed from its JSON text; `undefined` when the text is empty. */
+      input: unknown;
+    }
+  | {
+      /** The tool returned a result that is not an error. */
+      status: 'complete';
+      /** The tool's name, such as `serviceSqlApi`. */
+      name: string;
+      /** The input, parsed from its JSON text; `undefined` when the text is empty. */
+      input: unknown;
+      /** The parsed result, sorted by its shape. */
+      result: ToolResult;
+    }
+  | {
+      /** The tool failed or its JSON could not be read; `source` says which. */
+      status: 'error';
+      /** The tool's name, such as `serviceSqlApi`. */
+      name: string;
+      /** The parsed input; the raw text when the input itself is not JSON, so the UI can still show it. */
+      input: unknown;
+      /** The message to show: the tool's `error` text, or what made the JSON unreadable. */
+      error: string;
+      /** `tool`: the result was `{ error }` from the tool. `parse`: the input or result was not valid JSON. */
+      source: 'tool' | 'parse';
+    };
 
 
 /** Parsed JSON text; `undefined` for an absent or empty text. Throws a `SyntaxError` for text that is not JSON. */
@@ -224,7 +271,12 @@ export function parseToolCall(toolCall: ToolCallWire): ParsedToolCall {
 /** A table to render: column names with an optional type, and rows of cell values. */
 export interface ResultTable {
   /** The columns, with their SQL type when known. */
-  columns: { name: string; type?: string }[];
+  columns: {
+    /** The column's name: `schema[].name`, or a key of the legacy row objects. */
+    name: string;
+    /** The column's SQL type (`column_type`); absent for legacy rows, which carry none. */
+    type?: string;
+  }[];
   /** The rows received, each an array in column order. */
   rows: unknown[][];
   /** Rows the query produced in all; more than `rows.length` when the result was capped. */

@@ -47,6 +47,7 @@ export interface Workbook {
   name: string;
   /** Free-form metadata; the upsert merges into it (§4.1 rule 2). */
   meta: Record<string, unknown>;
+  /** The workbook's calculated fields: always present, their structure not published (§2.1), so free-form. */
   calculatedFields: Record<string, unknown>;
   /** ISO `date` or `date-time`. */
   createdAt: string;
@@ -101,19 +102,29 @@ export type WidgetType = (typeof WIDGET_TYPES)[number];
 
 /** A value per responsive breakpoint (§2.3 `breakpoints`, `cols`). */
 export interface BreakpointValues {
+  /** Value at the `lg` (widest) breakpoint, an integer. */
   lg?: number | null;
+  /** Value at the `md` breakpoint, an integer. */
   md?: number | null;
+  /** Value at the `sm` breakpoint, an integer. */
   sm?: number | null;
+  /** Value at the `xs` breakpoint, an integer. */
   xs?: number | null;
+  /** Value at the `xxs` (narrowest) breakpoint, an integer. */
   xxs?: number | null;
 }
 
 /** Grid layout of a classic dashboard (§2.3). All integers. */
 export interface DashboardLayout {
+  /** The threshold of each breakpoint, one integer per breakpoint; the unit is not published. */
   breakpoints?: BreakpointValues | null;
+  /** Columns of the grid at each breakpoint: the unit of a widget's `x` and `w` there. */
   cols?: BreakpointValues | null;
+  /** Padding inside the grid's edges, as integers; their order and unit are not published. */
   containerPadding?: number[] | null;
+  /** Space between widgets, as integers (the emulator's world uses `[16, 16]`); order and unit not published. */
   margin?: number[] | null;
+  /** Height of one grid row (the unit of a widget's `y` and `h`), an integer. */
   rowHeight?: number | null;
 }
 
@@ -131,10 +142,15 @@ export interface WidgetPosition {
 
 /** Positions per breakpoint that override `position` (§2.3). */
 export interface ResponsiveLayouts {
+  /** Position at the `lg` (widest) breakpoint. */
   lg?: WidgetPosition | null;
+  /** Position at the `md` breakpoint. */
   md?: WidgetPosition | null;
+  /** Position at the `sm` breakpoint. */
   sm?: WidgetPosition | null;
+  /** Position at the `xs` breakpoint. */
   xs?: WidgetPosition | null;
+  /** Position at the `xxs` (narrowest) breakpoint. */
   xxs?: WidgetPosition | null;
 }
 
@@ -148,7 +164,9 @@ export interface DashboardWidget {
   position: WidgetPosition;
   /** The widget's settings (query, chart type, text...). */
   config?: Record<string, unknown> | null;
+  /** The widget's visual style; free-form, its structure is not published (§2.9). */
   style?: Record<string, unknown> | null;
+  /** Positions per breakpoint that replace `position` at that breakpoint. */
   responsiveLayouts?: ResponsiveLayouts | null;
 }
 
@@ -159,6 +177,7 @@ export const MAX_APP_ENTRY_LENGTH = 255;
 export interface DashboardAppManifest {
   /** Package name to version range. */
   dependencies?: Record<string, string> | null;
+  /** Version of the manifest, an integer. */
   version?: number | null;
 }
 
@@ -168,7 +187,9 @@ export interface DashboardAppSource {
   entry?: string | null;
   /** File path to file contents. */
   files?: Record<string, string> | null;
+  /** HTML of the app; how the service combines it with `files` is not published. */
   html?: string | null;
+  /** The app's package manifest: its dependencies and version. */
   manifest?: DashboardAppManifest | null;
 }
 
@@ -187,7 +208,9 @@ export interface DashboardConfig {
   layout?: DashboardLayout | null;
   /** The widgets of a classic dashboard. */
   widgets?: DashboardWidget[] | null;
+  /** Dashboard settings; free-form, their structure is not published (§2.9). */
   settings?: Record<string, unknown> | null;
+  /** The dashboard's theme; free-form, its structure is not published (§2.9). */
   theme?: Record<string, unknown> | null;
   /** The source of an app dashboard. */
   app?: DashboardAppSource | null;
@@ -213,9 +236,18 @@ export interface ColumnFormat {
 
 /** A period comparison of a report (§2.5). */
 export interface PeriodComparison {
+  /** The measure compared across periods. */
   measure: string;
+  /** The time dimension that defines the periods. */
   timeDimension: string;
-  offset: { amount: number; unit: string };
+  /** The distance between the compared periods: `amount` times `unit`. */
+  offset: {
+    /** How many `unit`s apart the periods are, an integer. */
+    amount: number;
+    /** The unit of `amount`, a string; its values are not published. */
+    unit: string;
+  };
+  /** Which comparison values the report shows; their names are not published. */
   outputs?: string[] | null;
 }
 
@@ -237,11 +269,24 @@ export interface ReportSnapshot {
   sqlQuery?: string | null;
   /** Kind of report. */
   kind?: ReportKind | null;
+  /** Free-form metadata of the report; its structure is not published (§2.9). */
   meta?: Record<string, unknown> | null;
+  /** What the report renders, as text or as an object; its format per `kind` is not published. */
   spec?: string | Record<string, unknown> | null;
-  fillMissingRows?: { member: string; excludedDimensions?: string[] | null } | null;
+  /** Fill rows that are missing from the result along one member; `null` fills none. */
+  fillMissingRows?: {
+    /** The member whose missing values get rows. */
+    member: string;
+    /** Dimensions left out of the filling. */
+    excludedDimensions?: string[] | null;
+  } | null;
+  /** Period-over-period comparisons the report computes. */
   periodComparisons?: PeriodComparison[] | null;
-  preferences?: { columnFormats: Record<string, ColumnFormat> } | null;
+  /** How the report shows its values. */
+  preferences?: {
+    /** The number format of each column, keyed by column name. */
+    columnFormats: Record<string, ColumnFormat>;
+  } | null;
 }
 
 /** A published dashboard (§2.4); `publicId` is what embed URLs name. */
@@ -272,9 +317,11 @@ export interface Dashboard {
   title?: string | null;
   /** Description. */
   description?: string | null;
+  /** Whether the dashboard comes from the shared workspace; the interface names the flag without defining it (§2.4). */
   fromSharedWorkspace?: boolean | null;
   /** Whether viewers are kept from downloading data. */
   restrictDataDownload?: boolean | null;
+  /** A flag of the service that the interface names without defining (§2.4); kept as received. */
   useBoardDashboards?: boolean | null;
 }
 

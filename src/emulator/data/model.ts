@@ -50,7 +50,12 @@ export interface MeasureModel {
   /** Dimension aggregated; omitted for `count` (rows). */
   readonly dimension?: string;
   /** Only rows whose `dimension` equals `value` count (for example completed orders). */
-  readonly filter?: { readonly dimension: string; readonly value: string };
+  readonly filter?: {
+    /** The dimension tested, by its name within the view (`status`). */
+    readonly dimension: string;
+    /** The value the rows must have, compared as a SQL string literal (`completed`). */
+    readonly value: string;
+  };
   /** Display format hint. */
   readonly format?: 'currency' | 'number';
 }

@@ -151,7 +151,18 @@ export interface EmbedPageState {
   /** The scheme in effect (`auto` resolved through `prefers-color-scheme`). */
   appliedScheme: 'light' | 'dark';
   /** Computed colors and theme values of the page. */
-  computed: { background: string; text: string; primary: string; borderRadius: string; fontFamily: string };
+  computed: {
+    /** The page's background colour as computed (`rgb(...)`): shows the scheme and theme in effect. */
+    background: string;
+    /** The page's text colour as computed (`rgb(...)`). */
+    text: string;
+    /** The theme's primary colour as computed (`rgb(...)`), read from a probe element. */
+    primary: string;
+    /** The theme's corner radius as computed, such as `6px` (the default). */
+    borderRadius: string;
+    /** The page's font family as computed. */
+    fontFamily: string;
+  };
   /** The locale in effect. */
   locale: string;
   /** `lang` of the document. */
@@ -177,7 +188,10 @@ export interface EmbedPageState {
   /** The widgets on screen, in order. */
   widgets: EmbedPageWidgetState[];
   /** Which optional parts are shown: the URL's switches, and the dashboard's chat launcher. */
-  visible: EmbedSwitches & { chatLauncher: boolean };
+  visible: EmbedSwitches & {
+    /** Whether a dashboard shows its AI chat launcher (session `settings.showDashboardChat`). */
+    chatLauncher: boolean;
+  };
   /** Labels of the visible buttons, in document order (a quick read of the UI's language). */
   buttons: string[];
   /** Chat messages on screen, as `role: text`. */
