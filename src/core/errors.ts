@@ -103,7 +103,14 @@ export class ServiceHttpError extends ServiceError {
 export class ServiceAuthError extends ServiceError {
   static override readonly errorName: string = 'ServiceAuthError';
   /** The JSON-RPC error object, when the service sent one. */
-  declare readonly rpcError: { code: number; message: string } | undefined;
+  declare readonly rpcError:
+    | {
+        /** The JSON-RPC error code the service sent. */
+        code: number;
+        /** The service's message, as sent. */
+        message: string;
+      }
+    | undefined;
 
   constructor(
     message: string,

@@ -15,7 +15,10 @@ import type { ColorScheme, EmbedTheme, Surface } from '../core/protocol/embed';
 import { useLatest } from './use-latest';
 
 /** What an embed asks for when it needs a session: the surface it loads and which one. */
-export type EmbedSessionRequest = EmbedSessionBrowserRequest & { surface: Surface };
+export type EmbedSessionRequest = EmbedSessionBrowserRequest & {
+  /** The surface the session is for. */
+  surface: Surface;
+};
 
 /**
  * Fetches a new embed session id for one iframe load (sessions are single-use and must be
@@ -99,7 +102,10 @@ export interface ServiceContextValue {
    * `useServiceQueryClient` when neither `queryClient` nor a `QueryClientProvider` gives one: one
    * per provider, stable for its lifetime.
    */
-  readonly ownQueryClient: { current: QueryClient | undefined };
+  readonly ownQueryClient: {
+    /** The provider's own client, created on first use when the host passes none. */
+    current: QueryClient | undefined;
+  };
 }
 
 const ServiceContext = /*#__PURE__*/ createContext<ServiceContextValue | null>(null);

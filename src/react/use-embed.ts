@@ -96,9 +96,24 @@ export interface EmbedDashboardOptions extends EmbedCommonOptions {
 
 /** Options of {@link useEmbed}, one shape per surface. */
 export type UseEmbedOptions =
-  | (EmbedDashboardOptions & { surface: 'dashboard'; publicId: string })
-  | (EmbedDashboardOptions & { surface: 'app'; deploymentId: number })
-  | (EmbedCommonOptions & { surface: 'chat'; switches?: ChatSwitches });
+  | (EmbedDashboardOptions & {
+      /** A published dashboard. */
+      surface: 'dashboard';
+      /** The dashboard's public id, for example `sales-overview`. */
+      publicId: string;
+    })
+  | (EmbedDashboardOptions & {
+      /** A creator-mode app. */
+      surface: 'app';
+      /** The app's deployment id. */
+      deploymentId: number;
+    })
+  | (EmbedCommonOptions & {
+      /** The standalone analytics chat. */
+      surface: 'chat';
+      /** The chat's `show...` switches, sent as URL parameters (only `false` is sent). */
+      switches?: ChatSwitches;
+    });
 
 /**
  * The ref handle of an embed: `send` for any action, and one method per action taking the

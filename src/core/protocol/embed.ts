@@ -244,7 +244,9 @@ export interface EmbedTheme {
     backgroundColor?: string;
     /** Colors of the message input. */
     chatInput?: {
+      /** Background of the message input, a CSS color. */
       backgroundColor?: string;
+      /** Border of the message input, a CSS color. */
       borderColor?: string;
       [key: string]: unknown;
     };
@@ -594,9 +596,24 @@ export const EMBED_ACTION_TYPES: readonly [
 
 /** The outcome of {@link parseEmbedEvent} or `parseEmbedAction`. */
 export type EmbedParseResult<TKnown, TUnknown> =
-  | { kind: 'known'; message: TKnown }
-  | { kind: 'unknown'; message: TUnknown }
-  | { kind: 'invalid'; problems: string[] };
+  | {
+      /** Envelope, known type and payload all valid. */
+      kind: 'known';
+      /** The message as received, extra fields included. */
+      message: TKnown;
+    }
+  | {
+      /** A valid envelope of a type this version does not know: deliver (events) or ignore (actions). */
+      kind: 'unknown';
+      /** The message as received. */
+      message: TUnknown;
+    }
+  | {
+      /** Not a message of the protocol, or a known type with a bad payload: drop it. */
+      kind: 'invalid';
+      /** What is wrong, one entry per problem, each starting with its field path. */
+      problems: string[];
+    };
 
 function parse(
   value: unknown,
@@ -671,19 +688,39 @@ export function isEmbedEventType(type: string): type is EmbedEventType {
 // Builders
 
 /** `payload` may be left out when every field of it is optional (for example `refresh`). */
-type PayloadField<TPayload> = Record<string, never> extends TPayload ? { payload?: TPayload } : { payload: TPayload };
+type PayloadField<TPayload> = Record<string, never> extends TPayload
+  ? {
+      /** The payload of the type; `{}` when left out. */
+      payload?: TPayload;
+    }
+  : {
+      /** The payload of the type (6.2, 6.3). */
+      payload: TPayload;
+    };
 
 /**
  * What {@link createEmbedAction} needs: the `type`, its `payload`, and optionally the `timestamp`.
  * An embed channel's `send` also takes this, so hosts rarely build envelopes by hand.
  */
 export type EmbedActionInit = {
-  [T in EmbedActionType]: { type: T; timestamp?: number } & PayloadField<EmbedActionPayloads[T]>;
+  [T in EmbedActionType]: {
+    /** The action, `service:action:...`. */
+    type: T;
+    /** When it was created, epoch milliseconds. Default: now. */
+    timestamp?: number;
+  } & PayloadField<EmbedActionPayloads[T]>;
 }[EmbedActionType];
 
 /** What `createEmbedEvent` needs: the `surface`, the `type`, its `payload` and optionally the `timestamp`. */
 export type EmbedEventInit = {
-  [T in EmbedEventType]: { surface: Surface; type: T; timestamp?: number } & PayloadField<EmbedEventPayloads[T]>;
+  [T in EmbedEventType]: {
+    /** The surface sending it. */
+    surface: Surface;
+    /** The event, `service:event:...`. */
+    type: T;
+    /** When it was sent, epoch milliseconds. Default: now. */
+    timestamp?: number;
+  } & PayloadField<EmbedEventPayloads[T]>;
 }[EmbedEventType];
 
 /**

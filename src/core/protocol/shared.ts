@@ -5,7 +5,19 @@
  */
 
 /** Result of a validation: the value, or the problems in words a person can act on. */
-export type ValidationResult<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+export type ValidationResult<T> =
+  | {
+      /** Valid. */
+      ok: true;
+      /** The checked value. */
+      value: T;
+    }
+  | {
+      /** Not valid. */
+      ok: false;
+      /** What is wrong, one entry per problem, each starting with its field path. */
+      problems: string[];
+    };
 
 /** A plain JSON object (not `null`, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
