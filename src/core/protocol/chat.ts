@@ -465,7 +465,6 @@ function optionalType(field: unknown, type: 'string' | 'boolean' | 'number'): bo
   return field === undefined || field === null || typeof field === type;
 }
 
-/** The fields of a chat message line (2.8), each with its test; optional fields may be `null`. */
 /**
  * Why `value` is not a valid chat message line, or `undefined` when it is one. Written out
  * field by field rather than as a table of tests: this runs once per streamed line.

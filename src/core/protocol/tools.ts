@@ -109,7 +109,7 @@ export interface ServiceSqlApiInput {
 export interface SqlColumn {
   /** Column name. */
   name: string;
-  /** SQL type of the column, such as `NUMERIC` or `TIMESTAMP`. */
+  /** The column's type as the service names it, such as `Int64`, `Double` or `Timestamp` (service-behaviour 1). */
   column_type: string;
 }
 
