@@ -10,7 +10,7 @@
 export default [
   {"name": "@service/react/core, everything", "path": "dist/core/index.js", "import": "*", "limit": "14 kB", "gzip": true},
   {"name": "@service/react/core, createEmbedChannel alone", "path": "dist/core/index.js", "import": "{ createEmbedChannel }", "limit": "3 kB", "gzip": true},
-  {"name": "@service/react, ServiceProvider and EmbeddedDashboard (without React and TanStack Query)", "path": "dist/index.js", "import": "{ ServiceProvider, EmbeddedDashboard }", "ignore": ["react", "react-dom", "@tanstack/react-query"], "limit": "6 kB", "gzip": true},
+  {"name": "@service/react, ServiceProvider and EmbeddedDashboard (without React and TanStack Query)", "path": "dist/index.js", "import": "{ ServiceProvider, EmbeddedDashboard }", "ignore": ["react", "react-dom", "@tanstack/react-query"], "limit": "6.05 kB", "gzip": true},
   {"name": "@service/react, { SqlToolView } without vega (loaded on demand), React and TanStack Query", "path": "dist/index.js", "import": "{ SqlToolView }", "limit": "12.5 kB", "gzip": true, "ignore": ["react", "react-dom", "@tanstack/react-query", "vega-embed", "vega-lite", "vega-interpreter"]},
   {"name": "@service/react, StreamingMarkdown alone (without React)", "path": "dist/index.js", "import": "{ StreamingMarkdown }", "ignore": ["react", "react-dom"], "limit": "36 kB", "gzip": true},
   {"name": "@service/react, AgentChat (without React, React DOM, TanStack Query and vega)", "path": "dist/index.js", "import": "{ AgentChat }", "ignore": ["react", "react/jsx-runtime", "react-dom", "@tanstack/react-query", "vega-embed", "vega-lite", "vega-interpreter"], "limit": "60 kB", "gzip": true},

@@ -217,12 +217,8 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       const sessionId: unknown = await new Promise<string>((resolve, reject) => {
         // The failure this rejects with stops the load, which aborts the fetch.
         timer = setTimeout(
-          () =>
-            reject(
-              new ServiceConfigError(process.env.NODE_ENV !== 'production' ? `getEmbedSession did not settle in ${readyTimeoutMs} ms` : 'getEmbedSession', {
-                code: 'session_timeout',
-              }),
-            ),
+          // Runtime failures keep their sentence in every build: viewers see it in the error state.
+          () => reject(new ServiceConfigError(`getEmbedSession did not settle in ${readyTimeoutMs} ms`, { code: 'session_timeout' })),
           readyTimeoutMs,
         );
         getEmbedSession(request, { signal }).then(resolve, (error: unknown) => reject(toServiceError(error, 'session_failed')));
@@ -240,10 +236,7 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       framed = true;
       VIEW_KEYS.forEach(tell);
       if (lastPath !== undefined) channel?.send({ type: 'service:action:navigate', payload: { path: lastPath } });
-      timer = setTimeout(
-        () => fail(new ServiceError(process.env.NODE_ENV !== 'production' ? `No ready from the embed in ${readyTimeoutMs} ms` : 'ready', { code: 'ready_timeout' })),
-        readyTimeoutMs,
-      );
+      timer = setTimeout(() => fail(new ServiceError(`No ready from the embed in ${readyTimeoutMs} ms`, { code: 'ready_timeout' })), readyTimeoutMs);
     } catch (error) {
       if (current === generation) fail(toServiceError(error, 'session_failed'));
     }

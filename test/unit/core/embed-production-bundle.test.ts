@@ -13,7 +13,10 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Details from each module of the embed path: protocol rules, URL builder, channel, controller, provider. */
-const DETAILS = ['a BCP-47 tag', 'is not a member', 'must use https', 'is not the tenant origin', 'did not settle', 'is required by the embeds'];
+const DETAILS = ['a BCP-47 tag', 'is not a member', 'must use https', 'is not the tenant origin', 'must resolve with a session id', 'is required by the embeds'];
+
+/** Runtime failures a viewer sees in the error state: their sentences stay in every build. */
+const RUNTIME = ['did not settle in', 'No ready from the embed in'];
 
 async function bundle(nodeEnv: string): Promise<string> {
   const result = await build({
@@ -45,6 +48,7 @@ describe('embed path, bundled', () => {
       expect(development).toContain(detail);
       expect(production).not.toContain(detail);
     }
+    for (const sentence of RUNTIME) expect(production).toContain(sentence);
     // Nothing is left reading `process` at run time, where browsers have none.
     expect(production).not.toMatch(/\bprocess\./);
   }, 30_000);
