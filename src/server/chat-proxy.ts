@@ -369,14 +369,14 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
     // on the service, never while the browser is slow to read.
     /** The service's connection dropped: the browser's stream breaks too, once it has every line. */
     let failure: { error: unknown } | undefined;
+    // Erroring a stream drops its queue: break it only once the browser has taken the last chunk.
+    const breakWhenDrained = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
+      if (failure && controller.desiredSize === PROXY_READ_AHEAD_BYTES) controller.error(failure.error);
+    };
     const piped = new ReadableStream<Uint8Array>(
       {
         async pull(controller) {
-          if (failure) {
-            // Erroring a stream drops its queue: wait for the browser to take the last chunk.
-            if (controller.desiredSize === PROXY_READ_AHEAD_BYTES) controller.error(failure.error);
-            return;
-          }
+          if (failure) return breakWhenDrained(controller);
           for (;;) {
             let result: ReadableStreamReadResult<Uint8Array>;
             link.start(idleMs);
@@ -396,8 +396,7 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
               // chat client sees a lost connection (and resubscribes), not a clean end.
               failure = { error };
               emit(controller, scrubber.end());
-              if (controller.desiredSize === PROXY_READ_AHEAD_BYTES) controller.error(error);
-              return;
+              return breakWhenDrained(controller);
             }
             link.stop();
             if (result.done) {
