@@ -159,6 +159,16 @@ describe('readNdjson', () => {
     for (const error of errors) expect(error).toBeInstanceOf(SyntaxError);
   });
 
+  it('reports a malformed line in its turn: after the values before it are taken, before the ones after it', async () => {
+    // One chunk holds all three lines, so the reader parses them together before handing any out.
+    const log: string[] = [];
+    const body = bodyOf([bytesOf('{"a":1}\nnot json\n{"b":2}\n')]).body;
+    for await (const value of readNdjson(body, { onMalformedLine: (line) => log.push(`malformed ${line}`) })) {
+      log.push(`value ${JSON.stringify(value)}`);
+    }
+    expect(log).toEqual(['value {"a":1}', 'malformed not json', 'value {"b":2}']);
+  });
+
   it('skips a malformed line silently when there is no onMalformedLine', async () => {
     const values: unknown[] = [];
     for await (const value of readNdjson(bodyOf([bytesOf('{"a":1}\n{oops\n{"b":2}\n')]).body)) values.push(value);
