@@ -28,9 +28,10 @@ const noUp = (name, why) => [layer(name), `Layers (DESIGN.md): ${why}`];
 
 /** Globals of the Node scripts and configs (JavaScript files get no type checker to know them). */
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'fetch', 'AbortController'].map(
-    (name) => [name, 'readonly'],
-  ),
+  ['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'fetch', 'AbortController'].map((name) => [
+    name,
+    'readonly',
+  ]),
 );
 
 export default tseslint.config(

@@ -14,7 +14,13 @@ const undocumented = JSON.parse(readFileSync(new URL('./scripts/typedoc-undocume
 /** @type {Partial<import('typedoc').TypeDocOptions>} */
 export default {
   name: '@service/react',
-  entryPoints: ['src/index.ts', 'src/core/index.ts', 'src/server/index.ts', 'src/emulator/index.ts', 'src/testing/index.ts'],
+  entryPoints: [
+    'src/index.ts',
+    'src/core/index.ts',
+    'src/server/index.ts',
+    'src/emulator/index.ts',
+    'src/testing/index.ts',
+  ],
   tsconfig: 'tsconfig.json',
   out: 'docs/api',
   // `npm run typecheck` checks the types; here it would only double the time.
@@ -22,7 +28,13 @@ export default {
   excludeInternal: true,
   excludePrivate: true,
   disableSources: true,
-  validation: { notExported: true, invalidLink: true, notDocumented: true, rewrittenLink: true, unusedMergeModuleWith: true },
+  validation: {
+    notExported: true,
+    invalidLink: true,
+    notDocumented: true,
+    rewrittenLink: true,
+    unusedMergeModuleWith: true,
+  },
   treatWarningsAsErrors: true,
   intentionallyNotDocumented: undocumented,
   // Constants a public union type is derived from (`typeof SURFACES[number]`), and the emulator's

@@ -38,7 +38,10 @@ type Theme = 'light' | 'dark' | 'system';
  * markdown, which would show the braces.
  */
 function unlink(text: string): string {
-  return text.replace(/\{@link\s+([^}|\s]+)\s*(?:\|\s*([^}]+))?\}/g, (_, name: string, label: string | undefined) => `\`${(label ?? name).trim()}\``);
+  return text.replace(
+    /\{@link\s+([^}|\s]+)\s*(?:\|\s*([^}]+))?\}/g,
+    (_, name: string, label: string | undefined) => `\`${(label ?? name).trim()}\``,
+  );
 }
 
 const preview: Preview = {
@@ -48,12 +51,20 @@ const preview: Preview = {
     a11y: { test: 'error' },
     controls: { matchers: { color: /(background|color)$/i, date: /Date$/i } },
     // Each component's docs page opens with its TSDoc.
-    docs: { extractComponentDescription: (component: unknown) => unlink(extractComponentDescription(component as Parameters<typeof extractComponentDescription>[0])) },
+    docs: {
+      extractComponentDescription: (component: unknown) =>
+        unlink(extractComponentDescription(component as Parameters<typeof extractComponentDescription>[0])),
+    },
   },
   // ...and each prop's row shows its TSDoc the same way.
   argTypesEnhancers: [
     ({ argTypes }) =>
-      Object.fromEntries(Object.entries(argTypes).map(([name, argType]) => [name, argType.description ? { ...argType, description: unlink(argType.description) } : argType])),
+      Object.fromEntries(
+        Object.entries(argTypes).map(([name, argType]) => [
+          name,
+          argType.description ? { ...argType, description: unlink(argType.description) } : argType,
+        ]),
+      ),
   ],
   globalTypes: {
     theme: {

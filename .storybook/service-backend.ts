@@ -85,7 +85,11 @@ export async function startServiceBackend(serviceUrl: string | undefined): Promi
     // emulator's secrets are part of its fixed world. The claims match the chat proxy's viewer, so
     // "load all" sees the rows the agent saw.
     dataToken: toNodeHandler(async () => {
-      const token = await signDeploymentToken(WORLD, { deploymentId: DEPLOYMENT_1.id, claims: { externalId: STORY_VIEWER }, expiresInSeconds: 3600 });
+      const token = await signDeploymentToken(WORLD, {
+        deploymentId: DEPLOYMENT_1.id,
+        claims: { externalId: STORY_VIEWER },
+        expiresInSeconds: 3600,
+      });
       return Response.json({ token }, { headers: { 'cache-control': 'no-store' } });
     }),
     // The page reaches the data API through this same-origin route, as it would a partner's proxy
@@ -100,7 +104,12 @@ export async function startServiceBackend(serviceUrl: string | undefined): Promi
         if (value !== null) headers.set(name, value);
       }
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-      const upstream = await fetch(`${config.dataUrl}${path}${new URL(request.url).search}`, { method: request.method, headers, body, signal: request.signal });
+      const upstream = await fetch(`${config.dataUrl}${path}${new URL(request.url).search}`, {
+        method: request.method,
+        headers,
+        body,
+        signal: request.signal,
+      });
       const answer = new Headers({ 'cache-control': 'no-store' });
       const type = upstream.headers.get('content-type');
       if (type) answer.set('content-type', type);

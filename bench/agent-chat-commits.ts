@@ -28,7 +28,10 @@ export interface AgentChatCommitsResult {
 
 /** Streams the recorded answer once through `AgentChat` and counts commits and frames. */
 export async function runAgentChatCommitsBenchmark(): Promise<AgentChatCommitsResult> {
-  const dom = new JSDOM('<!doctype html><html><body></body></html>', { pretendToBeVisual: true, url: 'http://localhost/' });
+  const dom = new JSDOM('<!doctype html><html><body></body></html>', {
+    pretendToBeVisual: true,
+    url: 'http://localhost/',
+  });
   const { window } = dom;
   // React DOM and the hook look these up as globals; set them before either is loaded.
   const globals: Record<string, unknown> = {
@@ -43,7 +46,8 @@ export async function runAgentChatCommitsBenchmark(): Promise<AgentChatCommitsRe
     IS_REACT_ACT_ENVIRONMENT: false,
   };
   // Left in place afterwards: React's scheduler may still look at them after the last commit.
-  for (const [key, value] of Object.entries(globals)) Object.defineProperty(globalThis, key, { value, configurable: true, writable: true });
+  for (const [key, value] of Object.entries(globals))
+    Object.defineProperty(globalThis, key, { value, configurable: true, writable: true });
   {
     const React = await import('react');
     const { createRoot } = await import('react-dom/client');
@@ -68,7 +72,12 @@ export async function runAgentChatCommitsBenchmark(): Promise<AgentChatCommitsRe
     let resolveDone!: () => void;
     const done = new Promise<void>((resolve) => (resolveDone = resolve));
     function Bench(): React.ReactNode {
-      const chat = useAgentChat({ url: '/bench', fetch: fake.fetch, onFinish: () => resolveDone(), onError: () => resolveDone() });
+      const chat = useAgentChat({
+        url: '/bench',
+        fetch: fake.fetch,
+        onFinish: () => resolveDone(),
+        onError: () => resolveDone(),
+      });
       const asked = React.useRef(false);
       React.useEffect(() => {
         if (asked.current) return;
@@ -82,7 +91,13 @@ export async function runAgentChatCommitsBenchmark(): Promise<AgentChatCommitsRe
     window.document.body.append(container);
     const root = createRoot(container);
     const started = performance.now();
-    root.render(React.createElement(React.Profiler, { id: 'bench', onRender: () => void (commits += 1) }, React.createElement(Bench)));
+    root.render(
+      React.createElement(
+        React.Profiler,
+        { id: 'bench', onRender: () => void (commits += 1) },
+        React.createElement(Bench),
+      ),
+    );
     await done;
     // The last notification is one frame away.
     await new Promise((resolve) => window.requestAnimationFrame(() => resolve(undefined)));

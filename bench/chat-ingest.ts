@@ -62,7 +62,6 @@ export interface ChatIngestOptions {
 // ---------------------------------------------------------------------------------------------
 // A deterministic transcript shaped like real traffic (service-interface 2.8, service-behaviour 1)
 
-
 const WORDS = (
   'revenue month region growth orders customers trend average the of by in for and compared to last ' +
   'quarter segment product category increase decrease percent total week café München 売上 📈 data ' +
@@ -79,7 +78,9 @@ function words(next: () => number, count: number): string {
 }
 
 function hexId(next: () => number): string {
-  return Math.floor(next() * 0xffffffff).toString(16).padStart(8, '0');
+  return Math.floor(next() * 0xffffffff)
+    .toString(16)
+    .padStart(8, '0');
 }
 
 function sqlResult(next: () => number, rows: number): string {
@@ -94,7 +95,8 @@ function sqlResult(next: () => number, rows: number): string {
     ]);
   }
   return JSON.stringify({
-    sqlQuery: 'SELECT month, region, category, SUM(revenue) AS revenue, COUNT(*) AS orders FROM orders_view GROUP BY 1, 2, 3',
+    sqlQuery:
+      'SELECT month, region, category, SUM(revenue) AS revenue, COUNT(*) AS orders FROM orders_view GROUP BY 1, 2, 3',
     queryTitle: 'Revenue by month, region and category',
     description: 'Monthly revenue and order counts per region and category',
     userRequest: 'Show me revenue trends for the last 6 months',
@@ -108,7 +110,15 @@ function sqlResult(next: () => number, rows: number): string {
     data,
     totalRows: rows === 100 ? 1480 : rows,
     uuid: '5d1c0a6e-1f0e-4c56-9d4a-1b2c3d4e5f60',
-    vegaSpec: JSON.stringify({ $schema: 'https://vega.github.io/schema/vega-lite/v5.json', mark: 'line', encoding: { x: { field: 'month', type: 'temporal' }, y: { field: 'revenue', type: 'quantitative' }, color: { field: 'region' } } }),
+    vegaSpec: JSON.stringify({
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      mark: 'line',
+      encoding: {
+        x: { field: 'month', type: 'temporal' },
+        y: { field: 'revenue', type: 'quantitative' },
+        color: { field: 'region' },
+      },
+    }),
   });
 }
 
@@ -120,7 +130,10 @@ function metaResult(next: () => number): string {
     type: (['string', 'number', 'time', 'boolean'] as const)[index % 4],
     ...(index % 4 === 1 ? { aggType: 'sum' } : {}),
   }));
-  return JSON.stringify({ cubes: [{ name: 'orders_view', type: 'view', title: 'Orders', members }], searchQuery: 'revenue trends' });
+  return JSON.stringify({
+    cubes: [{ name: 'orders_view', type: 'view', title: 'Orders', members }],
+    searchQuery: 'revenue trends',
+  });
 }
 
 /**
@@ -135,7 +148,12 @@ export function buildTranscript(seed = 1): string[] {
   const next = random(seed);
   const lines: unknown[] = [];
   let sort = 0;
-  lines.push({ id: '__cutoff__', role: 'assistant', state: { isStreaming: false, chatId: 'a1b2c3d4-08d7-40b9-8b1c-e7e3a698647e' }, sort: sort++ });
+  lines.push({
+    id: '__cutoff__',
+    role: 'assistant',
+    state: { isStreaming: false, chatId: 'a1b2c3d4-08d7-40b9-8b1c-e7e3a698647e' },
+    sort: sort++,
+  });
   const question = 'Show me revenue trends for the last 6 months, by region and category';
   lines.push({ id: '1732512345678-message', role: 'user', content: question, isDelta: false, sort: sort++ });
   const rounds = 10;
@@ -149,19 +167,39 @@ export function buildTranscript(seed = 1): string[] {
     for (let delta = 0; delta < 70; delta++) {
       const chunk = words(next, 1 + Math.floor(next() * 3));
       thinking += chunk;
-      lines.push({ id, role: 'assistant', thinking: chunk, graphPath, isInProcess: true, isDelta: true, sort: messageSort });
+      lines.push({
+        id,
+        role: 'assistant',
+        thinking: chunk,
+        graphPath,
+        isInProcess: true,
+        isDelta: true,
+        sort: messageSort,
+      });
     }
-    lines.push({ id, role: 'assistant', content: '', thinking, graphPath, isStructuredResponse: false, isInProcess: true, isDelta: false, sort: messageSort });
+    lines.push({
+      id,
+      role: 'assistant',
+      content: '',
+      thinking,
+      graphPath,
+      isStructuredResponse: false,
+      isInProcess: true,
+      isDelta: false,
+      sort: messageSort,
+    });
     const meta = { name: 'serviceMeta', input: JSON.stringify({ searchQuery: words(next, 2).trim() }) };
     const sql = {
       name: 'serviceSqlApi',
       input: JSON.stringify({
-        sqlQuery: 'SELECT month, region, category, SUM(revenue) AS revenue, COUNT(*) AS orders FROM orders_view GROUP BY 1, 2, 3',
+        sqlQuery:
+          'SELECT month, region, category, SUM(revenue) AS revenue, COUNT(*) AS orders FROM orders_view GROUP BY 1, 2, 3',
         queryTitle: 'Revenue by month',
         description: 'Monthly revenue per region and category',
         userRequest: question,
         memoryId: `m-${round}`,
-        vegaSpec: '{"mark":"line","encoding":{"x":{"field":"month","type":"temporal"},"y":{"field":"revenue","type":"quantitative"}}}',
+        vegaSpec:
+          '{"mark":"line","encoding":{"x":{"field":"month","type":"temporal"},"y":{"field":"revenue","type":"quantitative"}}}',
       }),
     };
     // Up to 100 rows (the default cap); full tables in the first and the last round.
@@ -172,8 +210,24 @@ export function buildTranscript(seed = 1): string[] {
     ] as const) {
       const tool = hexId(next);
       const toolSort = sort++;
-      lines.push({ id: tool, role: 'assistant', toolCall, isInProcess: true, graphPath: [AGENT_NODE, 'tools'], isDelta: false, sort: toolSort });
-      lines.push({ id: tool, role: 'assistant', toolCall: { ...toolCall, result }, isInProcess: false, graphPath: [AGENT_NODE, 'tools'], isDelta: false, sort: toolSort });
+      lines.push({
+        id: tool,
+        role: 'assistant',
+        toolCall,
+        isInProcess: true,
+        graphPath: [AGENT_NODE, 'tools'],
+        isDelta: false,
+        sort: toolSort,
+      });
+      lines.push({
+        id: tool,
+        role: 'assistant',
+        toolCall: { ...toolCall, result },
+        isInProcess: false,
+        graphPath: [AGENT_NODE, 'tools'],
+        isDelta: false,
+        sort: toolSort,
+      });
     }
     // The message continues after the tools: it moves below them.
     const contentSort = sort++;
@@ -182,9 +236,27 @@ export function buildTranscript(seed = 1): string[] {
     for (let delta = 0; delta < deltas; delta++) {
       const chunk = delta % 30 === 0 ? `\n\n### ${words(next, 2)}\n\n- ` : words(next, 1 + Math.floor(next() * 3));
       content += chunk;
-      lines.push({ id, role: 'assistant', content: chunk, graphPath, isInProcess: true, isDelta: true, sort: contentSort });
+      lines.push({
+        id,
+        role: 'assistant',
+        content: chunk,
+        graphPath,
+        isInProcess: true,
+        isDelta: true,
+        sort: contentSort,
+      });
     }
-    lines.push({ id, role: 'assistant', content, thinking, graphPath, isStructuredResponse: isFinal, isInProcess: false, isDelta: false, sort: contentSort });
+    lines.push({
+      id,
+      role: 'assistant',
+      content,
+      thinking,
+      graphPath,
+      isStructuredResponse: isFinal,
+      isInProcess: false,
+      isDelta: false,
+      sort: contentSort,
+    });
     if (isFinal) answer = content;
   }
   lines.push({
@@ -192,14 +264,36 @@ export function buildTranscript(seed = 1): string[] {
     role: 'assistant',
     state: {
       messages: [
-        { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'HumanMessage'], kwargs: { content: question, additional_kwargs: {}, response_metadata: {} } },
-        { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'AIMessage'], kwargs: { content: answer, additional_kwargs: {}, response_metadata: {}, tool_calls: [] } },
+        {
+          lc: 1,
+          type: 'constructor',
+          id: ['langchain', 'schema', 'messages', 'HumanMessage'],
+          kwargs: { content: question, additional_kwargs: {}, response_metadata: {} },
+        },
+        {
+          lc: 1,
+          type: 'constructor',
+          id: ['langchain', 'schema', 'messages', 'AIMessage'],
+          kwargs: { content: answer, additional_kwargs: {}, response_metadata: {}, tool_calls: [] },
+        },
       ],
     },
     isDelta: false,
     sort,
   });
-  lines.push({ id: '__usage__', type: 'usage', usage: { models: ['m'], llmCalls: 21, inputTokens: 48412, outputTokens: 6280, cacheWriteTokens: 0, cacheReadTokens: 12000, totalTokens: 66692 } });
+  lines.push({
+    id: '__usage__',
+    type: 'usage',
+    usage: {
+      models: ['m'],
+      llmCalls: 21,
+      inputTokens: 48412,
+      outputTokens: 6280,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 12000,
+      totalTokens: 66692,
+    },
+  });
   return lines.map((line) => JSON.stringify(line));
 }
 
@@ -229,7 +323,7 @@ function median(values: readonly number[]): number {
 function chunksOf(bytes: Uint8Array, seed: number): Uint8Array[] {
   const next = random(seed ^ 0x5eed);
   const chunks: Uint8Array[] = [];
-  for (let start = 0; start < bytes.length; ) {
+  for (let start = 0; start < bytes.length;) {
     const size = 1 + Math.floor(next() * 4096);
     chunks.push(bytes.subarray(start, start + size));
     start += size;
@@ -332,7 +426,13 @@ function placementLines(count: number, arrival: Arrival, seed: number): unknown[
       [sorts[index], sorts[other]] = [sorts[other]!, sorts[index]!];
     }
   }
-  return sorts.map((sort) => ({ id: `m${sort}`, role: 'assistant', content: 'Revenue grew 12% in EU', isDelta: false, sort }));
+  return sorts.map((sort) => ({
+    id: `m${sort}`,
+    role: 'assistant',
+    content: 'Revenue grew 12% in EU',
+    isDelta: false,
+    sort,
+  }));
 }
 
 /**
@@ -370,7 +470,11 @@ function placementTime(values: readonly unknown[]): number {
  * Ratios of placement time, random and descending arrival over ascending, `samples` pairs of
  * passes in all (half of them for each order).
  */
-function placementRatios(count: number, seed: number, samples: number): { randomRatios: number[]; descendingRatios: number[] } {
+function placementRatios(
+  count: number,
+  seed: number,
+  samples: number,
+): { randomRatios: number[]; descendingRatios: number[] } {
   const arrivals = {
     ascending: placementLines(count, 'ascending', seed),
     descending: placementLines(count, 'descending', seed),
@@ -405,7 +509,14 @@ function placementRatios(count: number, seed: number, samples: number): { random
  * the decile ratio is likewise taken within each pass. Results are medians over all samples.
  */
 export async function runChatIngestBenchmark(options: ChatIngestOptions = {}): Promise<ChatIngestResult> {
-  const { runs = 7, throughputRepetitions = 20, decileRepetitions = 150, seed = 1, placementMessages = 20_000, placementRepetitions = 2 } = options;
+  const {
+    runs = 7,
+    throughputRepetitions = 20,
+    decileRepetitions = 150,
+    seed = 1,
+    placementMessages = 20_000,
+    placementRepetitions = 2,
+  } = options;
   // First, on a fresh heap, in a function of its own: its 60,000 lines are garbage before the
   // ingest path is timed, and the ingest path's garbage is not collected during placement.
   const { randomRatios, descendingRatios } = placementRatios(placementMessages, seed, 2 * runs * placementRepetitions);
@@ -418,7 +529,12 @@ export async function runChatIngestBenchmark(options: ChatIngestOptions = {}): P
 
   // The path must do the real work before it is timed.
   const check = (await ingest(chunks)).getSnapshot();
-  if (check.status !== 'ready' || check.messages.length !== 31 || !check.finalAnswer || jsonParseFloor(text) !== lines.length) {
+  if (
+    check.status !== 'ready' ||
+    check.messages.length !== 31 ||
+    !check.finalAnswer ||
+    jsonParseFloor(text) !== lines.length
+  ) {
     throw new Error(`chat-ingest: unexpected result (status ${check.status}, ${check.messages.length} messages)`);
   }
 
@@ -477,10 +593,18 @@ export async function main(): Promise<void> {
   const verdict = (ok: boolean) => (ok ? 'ok' : 'OVER BUDGET');
   console.log(`chat-ingest: ${result.lines} lines, ${(result.bytes / 1024).toFixed(0)} KiB`);
   console.log(`  throughput          ${result.mbPerSecond.toFixed(1)} MB/s`);
-  console.log(`  vs JSON.parse floor ${result.ratioToJsonParse.toFixed(2)}× (target ≤ 3) ${verdict(result.ratioToJsonParse <= 3)}`);
-  console.log(`  last/first decile   ${result.lastToFirstDecileRatio.toFixed(2)}× per line (target ≤ 1.2) ${verdict(result.lastToFirstDecileRatio <= 1.2)}`);
-  console.log(`  random/ascending    ${result.randomToAscendingRatio.toFixed(2)}× placement (target ≤ 3) ${verdict(result.randomToAscendingRatio <= 3)}`);
-  console.log(`  descending/asc.     ${result.descendingToAscendingRatio.toFixed(2)}× placement (target ≤ 3) ${verdict(result.descendingToAscendingRatio <= 3)}`);
+  console.log(
+    `  vs JSON.parse floor ${result.ratioToJsonParse.toFixed(2)}× (target ≤ 3) ${verdict(result.ratioToJsonParse <= 3)}`,
+  );
+  console.log(
+    `  last/first decile   ${result.lastToFirstDecileRatio.toFixed(2)}× per line (target ≤ 1.2) ${verdict(result.lastToFirstDecileRatio <= 1.2)}`,
+  );
+  console.log(
+    `  random/ascending    ${result.randomToAscendingRatio.toFixed(2)}× placement (target ≤ 3) ${verdict(result.randomToAscendingRatio <= 3)}`,
+  );
+  console.log(
+    `  descending/asc.     ${result.descendingToAscendingRatio.toFixed(2)}× placement (target ≤ 3) ${verdict(result.descendingToAscendingRatio <= 3)}`,
+  );
 }
 
 // Run as a script (node, tsx, or bundled by esbuild), not when imported by a test.

@@ -60,7 +60,10 @@ const EDGE = 200;
 
 function installDom(): void {
   if (typeof (globalThis as { document?: unknown }).document !== 'undefined') return;
-  const dom = new JSDOM('<!doctype html><html><body></body></html>', { pretendToBeVisual: true, url: 'http://localhost/' });
+  const dom = new JSDOM('<!doctype html><html><body></body></html>', {
+    pretendToBeVisual: true,
+    url: 'http://localhost/',
+  });
   const window = dom.window as unknown as Record<string, unknown>;
   for (const name of [...Object.getOwnPropertyNames(window), 'window', 'document', 'navigator']) {
     if (name in globalThis && name !== 'navigator') continue;
@@ -72,7 +75,9 @@ function installDom(): void {
  * Runs the benchmark. Renderers take turns on the same deltas; the DOM is jsdom, so absolute
  * times are slower than a browser's, but all three pay the same DOM.
  */
-export async function runStreamingMarkdownBenchmark(options: StreamingMarkdownBenchOptions = {}): Promise<StreamingMarkdownBenchResult> {
+export async function runStreamingMarkdownBenchmark(
+  options: StreamingMarkdownBenchOptions = {},
+): Promise<StreamingMarkdownBenchResult> {
   const { bytes = 20_000, deltas: count = 2_000, seed = 3, naive = true } = options;
   if (process.env.NODE_ENV !== 'production') {
     // React's development build costs several times the production one per element (it records
@@ -99,7 +104,11 @@ export async function runStreamingMarkdownBenchmark(options: StreamingMarkdownBe
   const renderers: Record<'streamingMarkdown' | 'streamdown' | 'naive', Render> = {
     streamingMarkdown: (value, streaming) => React.createElement(StreamingMarkdown, { text: value, streaming }),
     streamdown: (value, streaming) =>
-      React.createElement(Streamdown, { mode: 'streaming', isAnimating: streaming, parseIncompleteMarkdown: true }, value),
+      React.createElement(
+        Streamdown,
+        { mode: 'streaming', isAnimating: streaming, parseIncompleteMarkdown: true },
+        value,
+      ),
     naive: (value) => React.createElement(Markdown, { remarkPlugins: [remarkGfm] }, value),
   };
 
@@ -117,7 +126,8 @@ export async function runStreamingMarkdownBenchmark(options: StreamingMarkdownBe
         return performance.now() - start;
       },
       close(): void {
-        if (!container.textContent?.includes('ORDER BY revenue DESC')) throw new Error('streaming-markdown bench: nothing rendered');
+        if (!container.textContent?.includes('ORDER BY revenue DESC'))
+          throw new Error('streaming-markdown bench: nothing rendered');
         root.unmount();
         container.remove();
       },

@@ -45,7 +45,12 @@ async function check(name, budgets, measure) {
 }
 
 const { runChatIngestBenchmark } = await import(pathToFileURL(await bundleTs('bench/chat-ingest.ts')).href);
-const INGEST = { ratioToJsonParse: 3, lastToFirstDecileRatio: 1.2, randomToAscendingRatio: 3, descendingToAscendingRatio: 3 };
+const INGEST = {
+  ratioToJsonParse: 3,
+  lastToFirstDecileRatio: 1.2,
+  randomToAscendingRatio: 3,
+  descendingToAscendingRatio: 3,
+};
 await check('chat ingest', INGEST, async () => {
   const result = await runChatIngestBenchmark();
   console.log(
@@ -62,7 +67,9 @@ await check('chat ingest', INGEST, async () => {
 
 // React must load its production build, so the environment is set before the bundle loads React.
 process.env.NODE_ENV = 'production';
-const { runStreamingMarkdownBenchmark } = await import(pathToFileURL(await bundleTs('bench/streaming-markdown.ts')).href);
+const { runStreamingMarkdownBenchmark } = await import(
+  pathToFileURL(await bundleTs('bench/streaming-markdown.ts')).href
+);
 const MARKDOWN = { lastToFirst: 1.3, totalToStreamdown: 0.333 };
 await check('StreamingMarkdown', MARKDOWN, async () => {
   const result = await runStreamingMarkdownBenchmark({ naive: false });
@@ -82,7 +89,11 @@ await check('StreamingMarkdown', MARKDOWN, async () => {
 const commitsFile = await bundleTs('bench/agent-chat-commits.ts');
 const child = spawnSync(
   process.execPath,
-  ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(commitsFile).href)}); console.log(JSON.stringify(await m.runAgentChatCommitsBenchmark())); process.exit(0);`],
+  [
+    '--input-type=module',
+    '-e',
+    `const m = await import(${JSON.stringify(pathToFileURL(commitsFile).href)}); console.log(JSON.stringify(await m.runAgentChatCommitsBenchmark())); process.exit(0);`,
+  ],
   { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'development' } },
 );
 if (child.status !== 0) {
@@ -95,7 +106,11 @@ console.log(
     `${chatCommits.commitsPerFrame.toFixed(2)} commits per frame (budget 1), ${chatCommits.readsPerSecond.toFixed(0)} stream reads/s`,
 );
 // React's development build: its <Profiler> counts commits (production builds never call it).
-if (!(chatCommits.commitsPerSecond > 0 && chatCommits.commitsPerFrame <= 1 && chatCommits.readsPerSecond > 4 * chatCommits.framesPerSecond)) {
+if (!(
+  chatCommits.commitsPerSecond > 0 &&
+  chatCommits.commitsPerFrame <= 1 &&
+  chatCommits.readsPerSecond > 4 * chatCommits.framesPerSecond
+)) {
   console.error('bench: AgentChat commits more often than once per frame (or the stream was too slow to tell)');
   process.exit(1);
 }

@@ -40,11 +40,13 @@ try {
   const files = packed[0].files.map((file) => file.path);
   console.log(`check-package: packed ${files.length} files into ${packed[0].filename}`);
   for (const file of files) {
-    if (!/^(dist\/|package\.json$|README\.md$|LICENSE)/.test(file)) problems.push(`unexpected file in the tarball: ${file}`);
+    if (!/^(dist\/|package\.json$|README\.md$|LICENSE)/.test(file))
+      problems.push(`unexpected file in the tarball: ${file}`);
   }
   // Install scripts in a published manifest make npm 11 warn every consumer (and `prepare` would run
   // scripts/, which is not shipped): generation belongs to this repository's own scripts.
-  const packedScripts = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })).scripts ?? {};
+  const packedScripts =
+    JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })).scripts ?? {};
   for (const name of ['preinstall', 'install', 'postinstall', 'prepare']) {
     if (name in packedScripts) problems.push(`the packed package.json has an install script "${name}"`);
   }

@@ -121,8 +121,7 @@ function install() {
   // without general internet access still reach, whereas Playwright's download does not.
   if (isRoot && hasApt) {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const apt = (args) =>
-      spawnSync('apt-get', args, { stdio: 'inherit', env, timeout: 10 * 60_000 }).status === 0;
+    const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env, timeout: 10 * 60_000 }).status === 0;
     console.log('ensure-browser: apt-get update && apt-get install -y chromium');
     if (apt(['update']) && apt(['install', '-y', 'chromium'])) return true;
   }

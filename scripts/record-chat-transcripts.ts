@@ -30,7 +30,11 @@ try {
     const response = await fetch(`${emulator.aiUrl}/chat/stream-chat-state`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Api-Key ${ADMIN_API_KEY}` },
-      body: JSON.stringify({ input, messageId: createMessageId((time += 1000)), sessionSettings: { externalId: 'transcripts@acme.test' } }),
+      body: JSON.stringify({
+        input,
+        messageId: createMessageId((time += 1000)),
+        sessionSettings: { externalId: 'transcripts@acme.test' },
+      }),
     });
     if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
     const text = await response.text();

@@ -20,7 +20,13 @@ export type {
   DataSettings,
   ExternalStore,
 } from './react';
-export { fetchEmbedSession, useEmbed, DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS, EMBED_ERROR_CODES } from './react';
+export {
+  fetchEmbedSession,
+  useEmbed,
+  DEFAULT_READY_TIMEOUT_MS,
+  DEFAULT_RENEW_AFTER_MS,
+  EMBED_ERROR_CODES,
+} from './react';
 export type {
   UseEmbedOptions,
   UseEmbedResult,
@@ -35,15 +41,36 @@ export type { EmbedStatus } from './react/embed-controller';
 
 // Components
 export { EmbeddedDashboard, EmbeddedApp, EmbeddedChat } from './components/embeds/embedded';
-export type { EmbeddedDashboardProps, EmbeddedAppProps, EmbeddedChatProps, EmbedFrameProps } from './components/embeds/embedded';
+export type {
+  EmbeddedDashboardProps,
+  EmbeddedAppProps,
+  EmbeddedChatProps,
+  EmbedFrameProps,
+} from './components/embeds/embedded';
 export { EmbedPlaceholder, EmbedErrorState, EmbedRetryButton, embedLabels } from './components/embeds/parts';
-export type { EmbedLabels, EmbedPlaceholderProps, EmbedErrorStateProps, EmbedRetryButtonProps } from './components/embeds/parts';
-export { SqlToolView, ResultTable, ResultChart, DEFAULT_SQL_TOOL_LABELS, DEFAULT_MAX_TABLE_ROWS } from './components/results';
+export type {
+  EmbedLabels,
+  EmbedPlaceholderProps,
+  EmbedErrorStateProps,
+  EmbedRetryButtonProps,
+} from './components/embeds/parts';
+export {
+  SqlToolView,
+  ResultTable,
+  ResultChart,
+  DEFAULT_SQL_TOOL_LABELS,
+  DEFAULT_MAX_TABLE_ROWS,
+} from './components/results';
 export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabels } from './components/results';
 
 export { StreamingMarkdown, DEFAULT_MARKDOWN_LABELS, DEFAULT_MARKDOWN_LIMITS } from './components/markdown';
 export type { StreamingMarkdownProps } from './components/markdown';
-export type { MarkdownLimits, MarkdownComponents, MarkdownElementProps, StreamingMarkdownLabels } from './components/markdown';
+export type {
+  MarkdownLimits,
+  MarkdownComponents,
+  MarkdownElementProps,
+  StreamingMarkdownLabels,
+} from './components/markdown';
 export type { ResultColumn } from './core/result-data';
 export { useAgentChat } from './react';
 export type { UseAgentChatOptions, UseAgentChatResult } from './react';

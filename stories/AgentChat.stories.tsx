@@ -5,7 +5,13 @@ import { AgentChat, type AgentChatProps } from '../src/components/chat';
 import { useAgentChat, type UseAgentChatOptions } from '../src/react';
 // The emulator's fault module alone (no server code): a pure helper that runs in the browser.
 import { fetchWithFaultOnce } from '../src/emulator/chat/faults';
-import { createReplayFetch, replayFetchOf, TRANSCRIPTS, withReplayFetch, type ReplayFetchOptions } from '../src/testing';
+import {
+  createReplayFetch,
+  replayFetchOf,
+  TRANSCRIPTS,
+  withReplayFetch,
+  type ReplayFetchOptions,
+} from '../src/testing';
 import { longThreadTranscript } from '../test/helpers/transcripts';
 import { STRING_LABELS } from './chat-stories';
 const cannotAnswer = TRANSCRIPTS['cannot-answer'];
@@ -49,10 +55,18 @@ const meta: Meta<typeof AgentChat> = {
 export default meta;
 type Story = StoryObj<typeof AgentChat>;
 
-const SUGGESTIONS = ['Show revenue by month in 2025', 'Who are our top 10 customers?', 'How many orders are in each status?'];
+const SUGGESTIONS = [
+  'Show revenue by month in 2025',
+  'Who are our top 10 customers?',
+  'How many orders are in each status?',
+];
 
 /** Asks `question` once on mount, over `options` (a recorded transcript's `fetch`, usually). */
-function Asked({ question, options, ...props }: { question: string; options: UseAgentChatOptions } & AgentChatProps): ReactNode {
+function Asked({
+  question,
+  options,
+  ...props
+}: { question: string; options: UseAgentChatOptions } & AgentChatProps): ReactNode {
   const chat = useAgentChat(options);
   const asked = useRef(false);
   useEffect(() => {
@@ -63,12 +77,17 @@ function Asked({ question, options, ...props }: { question: string; options: Use
   return <AgentChat chat={chat} {...props} />;
 }
 
-function recorded(transcript: string, options: Omit<ReplayFetchOptions, 'transcript' | 'transcripts'> = {}): UseAgentChatOptions {
+function recorded(
+  transcript: string,
+  options: Omit<ReplayFetchOptions, 'transcript' | 'transcripts'> = {},
+): UseAgentChatOptions {
   return { url: '/recorded', fetch: createReplayFetch({ transcript, chunking: 48, ...options }).fetch };
 }
 
 const finished = async (canvasElement: HTMLElement) =>
-  waitFor(() => expect(canvasElement.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready'), { timeout: 15_000 });
+  waitFor(() => expect(canvasElement.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready'), {
+    timeout: 15_000,
+  });
 
 /** A new conversation: the title and suggested questions (change them, and the labels, in the controls). */
 export const Empty: Story = {
@@ -86,7 +105,10 @@ export const Live: Story = {
   args: { suggestions: SUGGESTIONS },
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByRole('textbox', { name: 'Ask a question' }), 'How many orders are in each status?{Enter}');
+    await userEvent.type(
+      canvas.getByRole('textbox', { name: 'Ask a question' }),
+      'How many orders are in each status?{Enter}',
+    );
     await finished(canvasElement);
     await expect(canvasElement.querySelector('[data-part="final-answer"]')).not.toBeNull();
     await expect(args.onChatId).toHaveBeenCalledTimes(1);
@@ -96,7 +118,13 @@ export const Live: Story = {
 
 /** An answer mid-stream (the recorded answer, held after its first 24 lines): busy log, Stop button. */
 export const Streaming: Story = {
-  render: (args) => <Asked {...args} question="Show revenue by month in 2025" options={recorded(revenueByMonth, { faults: { holdAfterLines: 24 } })} />,
+  render: (args) => (
+    <Asked
+      {...args}
+      question="Show revenue by month in 2025"
+      options={recorded(revenueByMonth, { faults: { holdAfterLines: 24 } })}
+    />
+  ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await waitFor(() => expect(canvas.getByRole('log', { name: 'Conversation' })).toHaveAttribute('aria-busy', 'true'));
@@ -150,7 +178,10 @@ export const ReplayedByDecorator: Story = {
   decorators: [withReplayFetch({ transcript: cannotAnswer, chunking: 48, delayMs: 5 })],
   play: async ({ canvasElement, id }) => {
     const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByRole('textbox', { name: 'Ask a question' }), 'What is the weather tomorrow?{Enter}');
+    await userEvent.type(
+      canvas.getByRole('textbox', { name: 'Ask a question' }),
+      'What is the weather tomorrow?{Enter}',
+    );
     await finished(canvasElement);
     await expect(replayFetchOf(id)?.streams.at(-1)).toMatchObject({ input: 'What is the weather tomorrow?' });
   },
@@ -158,7 +189,13 @@ export const ReplayedByDecorator: Story = {
 
 /** Live: the service failed (HTTP 503): the error with Retry, which asks again with the same message id. */
 export const ErrorWithRetry: Story = {
-  render: (args) => <Asked {...args} question="How many orders are in each status?" options={{ fetch: fetchWithFaultOnce('status=503') }} />,
+  render: (args) => (
+    <Asked
+      {...args}
+      question="How many orders are in each status?"
+      options={{ fetch: fetchWithFaultOnce('status=503') }}
+    />
+  ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(/503|failed/i);
@@ -170,11 +207,16 @@ export const ErrorWithRetry: Story = {
 /** Live: stopped with the Stop button; the emulator's agent really stops (abort endpoint). */
 export const Aborted: Story = {
   tags: ['!autodocs'],
-  render: (args) => <Asked {...args} question="Show revenue by region" options={{ fetch: fetchWithFaultOnce('hold-after=6') }} />,
+  render: (args) => (
+    <Asked {...args} question="Show revenue by region" options={{ fetch: fetchWithFaultOnce('hold-after=6') }} />
+  ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByRole('button', { name: 'Stop' }, { timeout: 10_000 }));
-    await waitFor(() => expect(canvasElement.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('aborted'), { timeout: 10_000 });
+    await waitFor(
+      () => expect(canvasElement.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('aborted'),
+      { timeout: 10_000 },
+    );
   },
 };
 
@@ -190,7 +232,9 @@ export const Reconnecting: Story = {
   ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByText('Connection lost, reconnecting…', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await expect(
+      await canvas.findByText('Connection lost, reconnecting…', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
   },
 };
 
@@ -198,7 +242,9 @@ export const Reconnecting: Story = {
 export const LongThread: Story = {
   tags: ['!autodocs'],
   args: { chatId: '00000000-0000-4000-8000-000000001000' },
-  render: ({ chatId, ...args }) => <AgentChat {...args} {...recorded(longThreadTranscript(1000, chatId), { chunking: 'whole' })} chatId={chatId} />,
+  render: ({ chatId, ...args }) => (
+    <AgentChat {...args} {...recorded(longThreadTranscript(1000, chatId), { chunking: 'whole' })} chatId={chatId} />
+  ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await finished(canvasElement);

@@ -35,7 +35,10 @@ type Story = StoryObj<Args>;
 
 /** A replacement view of `serviceMeta`: only the names of the views found. */
 function ViewsFound({ call }: ChatToolViewProps): ReactNode {
-  const views = call.status === 'complete' && call.result.kind === 'serviceMeta' ? call.result.value.cubes.map((cube) => cube.title) : [];
+  const views =
+    call.status === 'complete' && call.result.kind === 'serviceMeta'
+      ? call.result.value.cubes.map((cube) => cube.title)
+      : [];
   return <p data-testid="views-found">Looked in: {views.join(', ') || '…'}</p>;
 }
 
@@ -45,7 +48,15 @@ function Composed(args: Args): ReactNode {
   const chat = useRecordedAnswer();
   return (
     <AgentChatProvider {...args} chat={chat} components={COMPONENTS}>
-      <div style={{ display: 'grid', gridTemplateRows: 'auto 1fr', gap: 'var(--service-space-3)', height: 520, maxWidth: 720 }}>
+      <div
+        style={{
+          display: 'grid',
+          gridTemplateRows: 'auto 1fr',
+          gap: 'var(--service-space-3)',
+          height: 520,
+          maxWidth: 720,
+        }}
+      >
         <ChatComposer />
         <ChatMessageList />
         <ChatAnnouncer />
@@ -59,7 +70,9 @@ export const ComposedLayout: Story = {
   render: (args) => <Composed {...args} />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await waitFor(() => expect(canvas.getByRole('log', { name: 'Answers' })).toHaveAttribute('aria-busy', 'false'), { timeout: 10_000 });
+    await waitFor(() => expect(canvas.getByRole('log', { name: 'Answers' })).toHaveAttribute('aria-busy', 'false'), {
+      timeout: 10_000,
+    });
     await expect(canvas.getByTestId('views-found')).toHaveTextContent(/Customers|Orders/);
     await expect(canvas.getByRole('textbox', { name: 'Your question' })).toBeInTheDocument();
     await userEvent.type(canvas.getByRole('textbox', { name: 'Your question' }), 'x');
@@ -89,7 +102,10 @@ export const IndividualParts: Story = {
   args: { showThinking: true, labels: STRING_LABELS },
   render: (args) => <Individual {...args} />,
   play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('[data-part="final-answer"], [data-final]')).not.toBeNull(), { timeout: 10_000 });
+    await waitFor(
+      () => expect(canvasElement.querySelector('[data-part="final-answer"], [data-final]')).not.toBeNull(),
+      { timeout: 10_000 },
+    );
     await expect(canvasElement.querySelector('[data-part="thinking"]')).not.toBeNull();
     await expect(canvasElement.querySelector('[data-part="tool-call"][data-tool="serviceSqlApi"]')).not.toBeNull();
     await expect(within(canvasElement).getByRole('button', { name: 'Revenue by region in 2025' })).toBeInTheDocument();

@@ -13,7 +13,9 @@ const meta = {
     <RecordedChat chunkDelayMs={4}>
       {(chat) => (
         <>
-          <p>{chat.status === 'ready' ? 'The answer is ready; the announcer has spoken it.' : 'The agent is answering…'}</p>
+          <p>
+            {chat.status === 'ready' ? 'The answer is ready; the announcer has spoken it.' : 'The agent is answering…'}
+          </p>
           <ChatAnnouncer {...args} />
         </>
       )}

@@ -14,7 +14,11 @@ const meta = {
   tags: ['autodocs'],
   args: { final: true, streaming: false },
   argTypes: noControls('message'),
-  render: (args) => <RecordedChat>{(chat) => (chat.finalAnswer ? <ChatMessageItem {...args} message={chat.finalAnswer} /> : null)}</RecordedChat>,
+  render: (args) => (
+    <RecordedChat>
+      {(chat) => (chat.finalAnswer ? <ChatMessageItem {...args} message={chat.finalAnswer} /> : null)}
+    </RecordedChat>
+  ),
 } satisfies Meta<Args>;
 
 export default meta;
@@ -23,7 +27,9 @@ type Story = StoryObj<Args>;
 /** The final answer: `final` sets it apart from the working messages (`data-part="final-answer"`). */
 export const FinalAnswer: Story = {
   play: async ({ canvasElement, args }) => {
-    await waitFor(() => expect(canvasElement.querySelector('[data-part="message"]')).not.toBeNull(), { timeout: 10_000 });
+    await waitFor(() => expect(canvasElement.querySelector('[data-part="message"]')).not.toBeNull(), {
+      timeout: 10_000,
+    });
     await expect(canvasElement.querySelector('[data-part="final-answer"]') !== null).toBe(args.final);
   },
 };

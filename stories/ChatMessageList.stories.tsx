@@ -30,7 +30,9 @@ type Story = StoryObj<typeof meta>;
 export const Conversation: Story = {
   play: async ({ canvasElement }) => {
     const log = within(canvasElement).getByRole('log', { name: 'Conversation' });
-    await waitFor(() => expect(canvasElement.querySelector('[data-part="final-answer"]')).not.toBeNull(), { timeout: 10_000 });
+    await waitFor(() => expect(canvasElement.querySelector('[data-part="final-answer"]')).not.toBeNull(), {
+      timeout: 10_000,
+    });
     await waitFor(() => expect(log).toHaveAttribute('aria-busy', 'false'), { timeout: 10_000 });
   },
 };

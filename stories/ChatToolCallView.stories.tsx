@@ -14,7 +14,12 @@ const meta = {
   tags: ['autodocs'],
   argTypes: {
     ...noControls('message'),
-    tool: { control: 'inline-radio', options: ['serviceSqlApi', 'serviceMeta'], description: 'Which tool call of the recorded answer to show (a story control, not a prop).' } },
+    tool: {
+      control: 'inline-radio',
+      options: ['serviceSqlApi', 'serviceMeta'],
+      description: 'Which tool call of the recorded answer to show (a story control, not a prop).',
+    },
+  },
   args: { tool: 'serviceSqlApi' },
   render: ({ tool = 'serviceSqlApi', ...args }) => (
     <RecordedChat>
@@ -32,7 +37,10 @@ type Story = StoryObj<Args>;
 /** `serviceSqlApi`: title, SQL, the result as a chart or table. */
 export const SqlCall: Story = {
   play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('[data-part="tool-call"][data-tool="serviceSqlApi"]')).not.toBeNull(), { timeout: 10_000 });
+    await waitFor(
+      () => expect(canvasElement.querySelector('[data-part="tool-call"][data-tool="serviceSqlApi"]')).not.toBeNull(),
+      { timeout: 10_000 },
+    );
   },
 };
 
@@ -40,6 +48,9 @@ export const SqlCall: Story = {
 export const MetaCall: Story = {
   args: { tool: 'serviceMeta' },
   play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('[data-part="tool-call"][data-tool="serviceMeta"]')).not.toBeNull(), { timeout: 10_000 });
+    await waitFor(
+      () => expect(canvasElement.querySelector('[data-part="tool-call"][data-tool="serviceMeta"]')).not.toBeNull(),
+      { timeout: 10_000 },
+    );
   },
 };

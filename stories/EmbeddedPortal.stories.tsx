@@ -25,8 +25,19 @@ const THEMES = {
 
 const STATUSES = ['', 'completed', 'processing', 'shipped', 'cancelled', 'returned'] as const;
 
-const bar: CSSProperties = { display: 'flex', flexWrap: 'wrap', gap: 'var(--service-space-3)', alignItems: 'end', marginBottom: 'var(--service-space-4)' };
-const field: CSSProperties = { display: 'flex', flexDirection: 'column', gap: 'var(--service-space-1)', fontSize: 'var(--service-font-size-sm)' };
+const bar: CSSProperties = {
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: 'var(--service-space-3)',
+  alignItems: 'end',
+  marginBottom: 'var(--service-space-4)',
+};
+const field: CSSProperties = {
+  display: 'flex',
+  flexDirection: 'column',
+  gap: 'var(--service-space-1)',
+  fontSize: 'var(--service-font-size-sm)',
+};
 const button: CSSProperties = {
   font: 'inherit',
   padding: 'var(--service-space-2) var(--service-space-3)',
@@ -36,7 +47,17 @@ const button: CSSProperties = {
   color: 'var(--service-color-text)',
 };
 
-function Select<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: readonly T[]; onChange: (value: T) => void }): ReactNode {
+function Select<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: readonly T[];
+  onChange: (value: T) => void;
+}): ReactNode {
   return (
     <label style={field}>
       {label}
@@ -61,14 +82,40 @@ function Portal() {
   const { entries, callbacks } = useEventLog();
   return (
     <main>
-      <h1 style={{ fontSize: 'var(--service-font-size-lg)', margin: '0 0 var(--service-space-4)' }}>Acme partner portal</h1>
+      <h1 style={{ fontSize: 'var(--service-font-size-lg)', margin: '0 0 var(--service-space-4)' }}>
+        Acme partner portal
+      </h1>
       <div role="toolbar" aria-label="Dashboard controls" style={bar}>
-        <Select label="Color scheme" value={colorScheme} options={['light', 'dark', 'auto'] as const} onChange={setColorScheme} />
-        <Select label="Theme" value={theme} options={Object.keys(THEMES) as (keyof typeof THEMES)[]} onChange={setTheme} />
-        <Select label="Language" value={locale} options={['en-US', 'de-DE', 'fr-FR', 'ja-JP', 'es']} onChange={setLocale} />
-        <Select label="Time zone" value={timezone} options={['UTC', 'Europe/Berlin', 'Asia/Tokyo', 'America/New_York']} onChange={setTimezone} />
+        <Select
+          label="Color scheme"
+          value={colorScheme}
+          options={['light', 'dark', 'auto'] as const}
+          onChange={setColorScheme}
+        />
+        <Select
+          label="Theme"
+          value={theme}
+          options={Object.keys(THEMES) as (keyof typeof THEMES)[]}
+          onChange={setTheme}
+        />
+        <Select
+          label="Language"
+          value={locale}
+          options={['en-US', 'de-DE', 'fr-FR', 'ja-JP', 'es']}
+          onChange={setLocale}
+        />
+        <Select
+          label="Time zone"
+          value={timezone}
+          options={['UTC', 'Europe/Berlin', 'Asia/Tokyo', 'America/New_York']}
+          onChange={setTimezone}
+        />
         <Select label="Order status" value={status} options={STATUSES} onChange={setStatus} />
-        <button type="button" style={button} onClick={() => dashboard.current?.navigate('/dashboard/sales-overview/widgets/revenue-kpi')}>
+        <button
+          type="button"
+          style={button}
+          onClick={() => dashboard.current?.navigate('/dashboard/sales-overview/widgets/revenue-kpi')}
+        >
           Open revenue widget
         </button>
         <button type="button" style={button} onClick={() => dashboard.current?.navigate('/dashboard/sales-overview')}>
@@ -102,7 +149,9 @@ export const PartnerPortal: Story = {
     const log = () => canvasElement.querySelector('[data-testid="event-log"]')?.textContent ?? '';
     await waitFor(() => expect(state()).toBe('ready'), { timeout: 15_000 });
     await userEvent.selectOptions(canvasElement.querySelector<HTMLSelectElement>('select')!, 'dark');
-    await userEvent.click([...canvasElement.querySelectorAll('button')].find((element) => element.textContent === 'Open revenue widget')!);
+    await userEvent.click(
+      [...canvasElement.querySelectorAll('button')].find((element) => element.textContent === 'Open revenue widget')!,
+    );
     await waitFor(() => expect(log()).toContain('widgets/revenue-kpi'), { timeout: 10_000 });
     // Driven by actions only: one ready, never a reload.
     expect(log().match(/ready \{/g)).toHaveLength(1);

@@ -10,7 +10,13 @@ const meta = {
   title: 'Chat/Results/ResultChart',
   component: ResultChart,
   tags: ['autodocs'],
-  args: { spec: REVENUE_SPEC, columns: REVENUE_TABLE.columns, rows: REVENUE_TABLE.rows, title: 'Revenue by month', labels: { ...DEFAULT_SQL_TOOL_LABELS } },
+  args: {
+    spec: REVENUE_SPEC,
+    columns: REVENUE_TABLE.columns,
+    rows: REVENUE_TABLE.rows,
+    title: 'Revenue by month',
+    labels: { ...DEFAULT_SQL_TOOL_LABELS },
+  },
   argTypes: { spec: { control: 'object' }, columns: { control: 'object' }, rows: { control: 'object' } },
   decorators: [
     (Story) => (

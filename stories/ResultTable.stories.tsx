@@ -9,7 +9,13 @@ const meta = {
   title: 'Chat/Results/ResultTable',
   component: ResultTable,
   tags: ['autodocs'],
-  args: { table: REVENUE_TABLE, title: 'Revenue by month', maxRows: DEFAULT_MAX_TABLE_ROWS, locale: 'en-US', labels: { ...DEFAULT_SQL_TOOL_LABELS } },
+  args: {
+    table: REVENUE_TABLE,
+    title: 'Revenue by month',
+    maxRows: DEFAULT_MAX_TABLE_ROWS,
+    locale: 'en-US',
+    labels: { ...DEFAULT_SQL_TOOL_LABELS },
+  },
   argTypes: {
     locale: { control: 'select', options: ['en-US', 'de-DE', 'fr-FR', 'ja-JP', 'hi-IN'] },
     children: { control: false },

@@ -27,7 +27,11 @@ const meta = {
   render: ({ tenantUrl, ...args }, { loaded }) => {
     const service = loaded.service as StoryServiceConfig;
     return (
-      <ServiceProvider {...args} tenantUrl={tenantUrl || service.tenantUrl} getEmbedSession={fetchEmbedSession(service.embedSessionUrl)}>
+      <ServiceProvider
+        {...args}
+        tenantUrl={tenantUrl || service.tenantUrl}
+        getEmbedSession={fetchEmbedSession(service.embedSessionUrl)}
+      >
         <EmbeddedDashboard publicId="sales-overview" height={420} />
       </ServiceProvider>
     );
@@ -43,7 +47,10 @@ const frameSrc = (canvas: HTMLElement) => canvas.querySelector('iframe')?.getAtt
 export const EmbedDefaults: Story = {
   args: { locale: 'de-DE', timezone: 'Europe/Berlin' },
   play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('[data-service-embed]')).toHaveAttribute('data-state', 'ready'), { timeout: 15_000 });
+    await waitFor(
+      () => expect(canvasElement.querySelector('[data-service-embed]')).toHaveAttribute('data-state', 'ready'),
+      { timeout: 15_000 },
+    );
     await expect(new URL(frameSrc(canvasElement)).searchParams.get('locale')).toBe('de-DE');
     await expect(new URL(frameSrc(canvasElement)).searchParams.get('timezone')).toBe('Europe/Berlin');
   },

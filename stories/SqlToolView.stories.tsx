@@ -103,16 +103,28 @@ export const LegacyShape: Story = {
   args: {
     call: toChatToolCall({
       name: 'serviceSqlApi',
-      input: JSON.stringify({ queryTitle: 'Orders by region', description: 'The older result shape.', sqlQuery: 'SELECT region, MEASURE(orders.count) FROM orders GROUP BY 1' }),
+      input: JSON.stringify({
+        queryTitle: 'Orders by region',
+        description: 'The older result shape.',
+        sqlQuery: 'SELECT region, MEASURE(orders.count) FROM orders GROUP BY 1',
+      }),
       result: JSON.stringify({
-        data: resultRows('revenueByRegion').map(([region, revenue, orders]) => ({ 'orders.region': region, 'orders.total_revenue': revenue, 'orders.count': orders })),
+        data: resultRows('revenueByRegion').map(([region, revenue, orders]) => ({
+          'orders.region': region,
+          'orders.total_revenue': revenue,
+          'orders.count': orders,
+        })),
         annotation: { measures: {}, dimensions: {} },
       }),
     }),
   },
   play: async ({ canvasElement }) => {
     const table = within(canvasElement.querySelector<HTMLElement>('[data-part="result-table"]')!);
-    await expect(table.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['orders.region', 'orders.total_revenue', 'orders.count']);
+    await expect(table.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'orders.region',
+      'orders.total_revenue',
+      'orders.count',
+    ]);
   },
 };
 
@@ -120,7 +132,10 @@ export const LegacyShape: Story = {
 export const BadSpec: Story = {
   args: {
     call: editedSqlToolCall('ordersByStatus', ({ input, result }) => {
-      input.vegaSpec = result.vegaSpec = JSON.stringify({ mark: 'pie-in-the-sky', encoding: { x: { field: 'status' } } });
+      input.vegaSpec = result.vegaSpec = JSON.stringify({
+        mark: 'pie-in-the-sky',
+        encoding: { x: { field: 'status' } },
+      });
     }),
   },
   play: async ({ canvasElement }) => {
@@ -152,7 +167,9 @@ export const BadData: Story = {
     }),
   },
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent(/Row 3, column "orders": "eight thousand" is not a number/);
+    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent(
+      /Row 3, column "orders": "eight thousand" is not a number/,
+    );
   },
 };
 

@@ -1,7 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useState } from 'react';
 import { expect, waitFor } from 'storybook/test';
-import { DEFAULT_MARKDOWN_LABELS, DEFAULT_MARKDOWN_LIMITS, StreamingMarkdown, type StreamingMarkdownProps } from '../src/components/markdown';
+import {
+  DEFAULT_MARKDOWN_LABELS,
+  DEFAULT_MARKDOWN_LIMITS,
+  StreamingMarkdown,
+  type StreamingMarkdownProps,
+} from '../src/components/markdown';
 import { deltasOf } from '../test/helpers/markdown-corpus';
 
 /** An analytics agent's answer, as recorded from a chat: what the streaming story replays. */

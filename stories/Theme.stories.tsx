@@ -126,9 +126,9 @@ function Tokens() {
     <main>
       <h1 style={{ fontSize: '1.5rem', marginTop: 0 }}>Design tokens</h1>
       <p>
-        Import <code>@service/react/styles.css</code> once. Set <code>data-service-theme</code> to{' '}
-        <code>light</code> or <code>dark</code> on any element to force a theme for its subtree;
-        without it the system preference decides. Override any token to brand a subtree.
+        Import <code>@service/react/styles.css</code> once. Set <code>data-service-theme</code> to <code>light</code> or{' '}
+        <code>dark</code> on any element to force a theme for its subtree; without it the system preference decides.
+        Override any token to brand a subtree.
       </p>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 'var(--service-space-4)' }}>
         <ThemePanel theme="light" />

@@ -15,8 +15,13 @@ export const TOP_CUSTOMERS = TRANSCRIPTS['top-customers'];
  * A conversation replaying the recorded answer, asking `question` once on mount (none: it waits
  * for one). `chunkDelayMs` spreads the answer over frames, as a network would.
  */
-export function useRecordedAnswer({ question = 'Who are our top 10 customers?', chunkDelayMs = 0 }: { question?: string | null; chunkDelayMs?: number } = {}): UseAgentChatResult {
-  const [fetch] = useState(() => createReplayFetch({ transcript: TOP_CUSTOMERS, chunking: 48, delayMs: chunkDelayMs }).fetch);
+export function useRecordedAnswer({
+  question = 'Who are our top 10 customers?',
+  chunkDelayMs = 0,
+}: { question?: string | null; chunkDelayMs?: number } = {}): UseAgentChatResult {
+  const [fetch] = useState(
+    () => createReplayFetch({ transcript: TOP_CUSTOMERS, chunking: 48, delayMs: chunkDelayMs }).fetch,
+  );
   const chat = useAgentChat({ url: '/recorded', fetch });
   const asked = useRef(false);
   useEffect(() => {
@@ -28,7 +33,13 @@ export function useRecordedAnswer({ question = 'Who are our top 10 customers?', 
 }
 
 /** Renders `children(chat)` inside an `AgentChatProvider` over the recorded answer. */
-export function RecordedChat({ chunkDelayMs, children }: { chunkDelayMs?: number; children: (chat: UseAgentChatResult) => ReactNode }): ReactNode {
+export function RecordedChat({
+  chunkDelayMs,
+  children,
+}: {
+  chunkDelayMs?: number;
+  children: (chat: UseAgentChatResult) => ReactNode;
+}): ReactNode {
   const chat = useRecordedAnswer({ chunkDelayMs });
   return (
     <AgentChatProvider chat={chat}>
@@ -37,7 +48,9 @@ export function RecordedChat({ chunkDelayMs, children }: { chunkDelayMs?: number
   );
 }
 
-type StringLabel = { [K in keyof AgentChatLabels]: AgentChatLabels[K] extends string ? K : never }[keyof AgentChatLabels];
+type StringLabel = {
+  [K in keyof AgentChatLabels]: AgentChatLabels[K] extends string ? K : never;
+}[keyof AgentChatLabels];
 
 /**
  * The plain-string entries of `DEFAULT_AGENT_CHAT_LABELS`, as the `labels` control starts: the
@@ -46,4 +59,3 @@ type StringLabel = { [K in keyof AgentChatLabels]: AgentChatLabels[K] extends st
 export const STRING_LABELS = Object.fromEntries(
   Object.entries(DEFAULT_AGENT_CHAT_LABELS).filter(([, value]) => typeof value === 'string'),
 ) as Pick<AgentChatLabels, StringLabel>;
-

@@ -56,13 +56,28 @@ export const embedArgTypes: Partial<ArgTypes> = {
 };
 
 /** A story's play: the embed reaches `ready`, and `onReady` (an action) is called with the typed event. */
-export async function becomesReady({ canvasElement, args }: { canvasElement: HTMLElement; args: Pick<EmbedCommonOptions, 'onReady'> }): Promise<void> {
+export async function becomesReady({
+  canvasElement,
+  args,
+}: {
+  canvasElement: HTMLElement;
+  args: Pick<EmbedCommonOptions, 'onReady'>;
+}): Promise<void> {
   await waitFor(() => expect(stateOf(canvasElement)).toBe('ready'), { timeout: 15_000 });
-  await waitFor(() => expect(args.onReady).toHaveBeenCalledWith(expect.objectContaining({ type: 'service:event:ready' })), { timeout: 15_000 });
+  await waitFor(
+    () => expect(args.onReady).toHaveBeenCalledWith(expect.objectContaining({ type: 'service:event:ready' })),
+    { timeout: 15_000 },
+  );
 }
 
 /** Re-provides the story's provider with `getEmbedSession` wrapped (the route stays the real one). */
-export function SessionOverride({ wrap, children }: { wrap: (route: GetEmbedSession) => GetEmbedSession; children: ReactNode }) {
+export function SessionOverride({
+  wrap,
+  children,
+}: {
+  wrap: (route: GetEmbedSession) => GetEmbedSession;
+  children: ReactNode;
+}) {
   const outer = useServiceContext('SessionOverride');
   const [getEmbedSession] = useState(() => wrap((request, options) => outer.getEmbedSession!(request, options)));
   return (
@@ -75,7 +90,10 @@ export function SessionOverride({ wrap, children }: { wrap: (route: GetEmbedSess
 /** The box of an embed's frame, for its parts alone: they cover it exactly (no layout shift). */
 export function Frame({ children }: { children: ReactNode }): ReactNode {
   return (
-    <div data-service-embed="" style={{ position: 'relative', height: 240, maxWidth: 640, border: '1px solid var(--service-color-border)' }}>
+    <div
+      data-service-embed=""
+      style={{ position: 'relative', height: 240, maxWidth: 640, border: '1px solid var(--service-color-border)' }}
+    >
       {children}
     </div>
   );
@@ -93,7 +111,10 @@ function describeEvent(event: AnyEmbedEvent): string {
 }
 
 /** The callbacks of an embed, each writing to a log the story shows. */
-export function useEventLog(): { entries: LogEntry[]; callbacks: Pick<EmbedCommonOptions, 'onEvent' | 'onError' | 'onSessionRenewed'> } {
+export function useEventLog(): {
+  entries: LogEntry[];
+  callbacks: Pick<EmbedCommonOptions, 'onEvent' | 'onError' | 'onSessionRenewed'>;
+} {
   const [entries, setEntries] = useState<LogEntry[]>([]);
   const add = (text: string) => setEntries((current) => [...current, { id: current.length, text }]);
   return {
@@ -111,9 +132,21 @@ export function useEventLog(): { entries: LogEntry[]; callbacks: Pick<EmbedCommo
 /** The live event log. */
 export function EventLog({ entries }: { entries: readonly LogEntry[] }) {
   return (
-    <section aria-label="Event log" style={{ marginTop: 'var(--service-space-4)', fontSize: 'var(--service-font-size-sm)' }}>
+    <section
+      aria-label="Event log"
+      style={{ marginTop: 'var(--service-space-4)', fontSize: 'var(--service-font-size-sm)' }}
+    >
       <h2 style={{ fontSize: 'var(--service-font-size-md)', margin: '0 0 var(--service-space-2)' }}>Event log</h2>
-      <ol data-testid="event-log" style={{ fontFamily: 'var(--service-font-family-mono)', margin: 0, paddingLeft: 'var(--service-space-6)', maxHeight: 220, overflow: 'auto' }}>
+      <ol
+        data-testid="event-log"
+        style={{
+          fontFamily: 'var(--service-font-family-mono)',
+          margin: 0,
+          paddingLeft: 'var(--service-space-6)',
+          maxHeight: 220,
+          overflow: 'auto',
+        }}
+      >
         {entries.map((entry) => (
           <li key={entry.id}>{entry.text}</li>
         ))}
@@ -125,11 +158,20 @@ export function EventLog({ entries }: { entries: readonly LogEntry[] }) {
 /** The props every state story passes to the surface. */
 export type SurfaceProps = EmbedCommonOptions & { height?: number };
 
-const stateOf = (canvas: HTMLElement): string | undefined => canvas.querySelector<HTMLElement>('[data-service-embed]')?.dataset['state'];
+const stateOf = (canvas: HTMLElement): string | undefined =>
+  canvas.querySelector<HTMLElement>('[data-service-embed]')?.dataset['state'];
 const logText = (canvas: HTMLElement): string => canvas.querySelector('[data-testid="event-log"]')?.textContent ?? '';
 
 /** A surface with its event log; the story's controls apply, the log's callbacks and the state's `extra` over them. */
-function Logged({ render, args, extra }: { render: (props: SurfaceProps) => ReactNode; args: Partial<SurfaceProps>; extra?: Partial<SurfaceProps> }) {
+function Logged({
+  render,
+  args,
+  extra,
+}: {
+  render: (props: SurfaceProps) => ReactNode;
+  args: Partial<SurfaceProps>;
+  extra?: Partial<SurfaceProps>;
+}) {
   const { entries, callbacks } = useEventLog();
   return (
     <>
@@ -144,7 +186,10 @@ function Logged({ render, args, extra }: { render: (props: SurfaceProps) => Reac
  * come yet), error with retry (the first session request fails), and renewal (a short session
  * lifetime, renewed while the story runs).
  */
-export function surfaceStates(render: (props: SurfaceProps) => ReactNode, readyEvent: string): Record<'Ready' | 'Loading' | 'ErrorWithRetry' | 'Renewal', StoryObj> {
+export function surfaceStates(
+  render: (props: SurfaceProps) => ReactNode,
+  readyEvent: string,
+): Record<'Ready' | 'Loading' | 'ErrorWithRetry' | 'Renewal', StoryObj> {
   return {
     Ready: {
       render: (args) => <Logged render={render} args={args} />,
@@ -169,7 +214,10 @@ export function surfaceStates(render: (props: SurfaceProps) => ReactNode, readyE
         <SessionOverride
           wrap={(route) => {
             let calls = 0;
-            return (request, options) => (++calls === 1 ? Promise.reject(new Error('The session route is down (first call of this story)')) : route(request, options));
+            return (request, options) =>
+              ++calls === 1
+                ? Promise.reject(new Error('The session route is down (first call of this story)'))
+                : route(request, options);
           }}
         >
           <Logged render={render} args={args} />

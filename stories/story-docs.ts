@@ -10,7 +10,10 @@ import type { ComponentType } from 'react';
  * only what the controls set. The docs page still lists every prop: it reads them from the
  * component's TSDoc.
  */
-export function suppliedByStory<P, K extends keyof P>(component: ComponentType<P>, ...supplied: K[]): ComponentType<Omit<P, K>> {
+export function suppliedByStory<P, K extends keyof P>(
+  component: ComponentType<P>,
+  ...supplied: K[]
+): ComponentType<Omit<P, K>> {
   void supplied;
   return component as unknown as ComponentType<Omit<P, K>>;
 }

@@ -216,7 +216,8 @@ function toError(error: unknown): Error {
  */
 export function createAgentChat(options: AgentChatOptions): AgentChat {
   const { client, abortGraceMs = 3000 } = options;
-  if (!client || typeof client.stream !== 'function') throw new ServiceConfigError('createAgentChat: `client` must be a chat client (createChatClient)');
+  if (!client || typeof client.stream !== 'function')
+    throw new ServiceConfigError('createAgentChat: `client` must be a chat client (createChatClient)');
   const store = options.store ?? createThreadStore();
   const notifier = createNotifier(options.scheduleNotify);
 
@@ -327,7 +328,8 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       const refusal = refuse();
       if (refusal) return refusal;
       const text = typeof input === 'string' ? input.trim() : '';
-      if (!text) return Promise.reject(new ServiceConfigError('send: the question is empty', { code: 'invalid_input' }));
+      if (!text)
+        return Promise.reject(new ServiceConfigError('send: the question is empty', { code: 'invalid_input' }));
       last = { input: text, messageId: createMessageId() };
       const chatId = store.getSnapshot().chatId ?? storedChatId;
       return run({ input: text, messageId: last.messageId, ...(chatId ? { chatId } : {}) }, true);
@@ -347,7 +349,10 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       if (!current || current.stopped) return;
       current.stopped = true;
       // Whatever the service says, the local request ends within the grace period.
-      current.timer = setTimeout(() => current.controller.abort(new ServiceAbortError('The chat answer was stopped')), abortGraceMs);
+      current.timer = setTimeout(
+        () => current.controller.abort(new ServiceAbortError('The chat answer was stopped')),
+        abortGraceMs,
+      );
       if ((store.getSnapshot().chatId ?? storedChatId) === undefined) {
         // No thread id yet (the first line is on its way): stop the agent as soon as it arrives.
         current.abortWanted = true;

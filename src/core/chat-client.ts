@@ -56,7 +56,6 @@ import type {
 } from './protocol/chat';
 import { isRecord } from './protocol/shared';
 
-
 // ---------------------------------------------------------------------------------------------
 // Public types
 
@@ -426,9 +425,12 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       const settings = request.sessionSettings ?? defaultSettings;
       if (settings === undefined) {
         // Given to createChatClient or to this request; worded as the rule of 2.8.
-        throw new ServiceConfigError('createChatClient: sessionSettings: required with an API key (who is the chat user?)', {
-          code: 'session_settings_required',
-        });
+        throw new ServiceConfigError(
+          'createChatClient: sessionSettings: required with an API key (who is the chat user?)',
+          {
+            code: 'session_settings_required',
+          },
+        );
       }
       body.sessionSettings = settings;
     } else {
@@ -441,7 +443,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     return body;
   }
 
-  async function* stream(request: ChatRequest, streamOptions: ChatStreamOptions = {}): AsyncGenerator<ChatStreamLine, void, undefined> {
+  async function* stream(
+    request: ChatRequest,
+    streamOptions: ChatStreamOptions = {},
+  ): AsyncGenerator<ChatStreamLine, void, undefined> {
     const callerSignal = streamOptions.signal;
     /** Throws once the caller's signal has aborted: checked after every wait, and before a failure is read as a lost connection. */
     const checkAborted = () => {
@@ -525,9 +530,12 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                   const cutoffChatId = classified.line.state.chatId;
                   if (chatId === undefined) chatId = cutoffChatId;
                   else if (connection > 0 && cutoffChatId !== chatId) {
-                    throw new ConnectionLostError(`The resent chat request joined thread ${cutoffChatId}, not ${chatId}`, {
-                      attempts: failures,
-                    });
+                    throw new ConnectionLostError(
+                      `The resent chat request joined thread ${cutoffChatId}, not ${chatId}`,
+                      {
+                        attempts: failures,
+                      },
+                    );
                   }
                   if (cutoffYielded) continue;
                   cutoffYielded = true;
@@ -573,7 +581,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         const lost = (message: string, attempts: number) =>
           new ConnectionLostError(message, {
             attempts,
-            cause: reason === 'suspended' ? suspendedError(cause as SuspendedLine, 'The chat stream was suspended') : cause,
+            cause:
+              reason === 'suspended' ? suspendedError(cause as SuspendedLine, 'The chat stream was suspended') : cause,
           });
         if (resubscribe === false) throw lost('The chat stream broke off and resubscribe is off', 0);
         if (failures >= resubscribe.retries) {
@@ -603,7 +612,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     }
     if (signal?.aborted) throw abortError('The chat abort request', signal);
     const body: AbortRequest = { chatId };
-    const settings = hasKey ? abortOptions.sessionSettings ?? defaultSettings : undefined;
+    const settings = hasKey ? (abortOptions.sessionSettings ?? defaultSettings) : undefined;
     if (settings !== undefined) {
       checkSessionSettings(settings);
       body.sessionSettings = settings;

@@ -87,7 +87,9 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
   const origin = tenantOrigin(options.tenantUrl);
   const view = iframe.ownerDocument.defaultView;
   if (!view) {
-    throw new ServiceConfigError(process.env.NODE_ENV !== 'production' ? 'createEmbedChannel: the iframe has no window' : 'iframe');
+    throw new ServiceConfigError(
+      process.env.NODE_ENV !== 'production' ? 'createEmbedChannel: the iframe has no window' : 'iframe',
+    );
   }
 
   let queue: EmbedAction[] = [];
@@ -114,9 +116,16 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
     const window = iframe.contentWindow;
     // Other windows' messages (sibling iframes, the page itself, extensions) are none of ours.
     if (disposed || !window || event.source !== window) return;
-    const rejected = (problems: string[]): void => options.onRejected?.({ problems, origin: event.origin, data: event.data });
+    const rejected = (problems: string[]): void =>
+      options.onRejected?.({ problems, origin: event.origin, data: event.data });
     if (event.origin !== origin) {
-      rejected([problem('origin', process.env.NODE_ENV !== 'production' && `${event.origin} is not the tenant origin ${origin} (check tenantUrl)`)]);
+      rejected([
+        problem(
+          'origin',
+          process.env.NODE_ENV !== 'production' &&
+            `${event.origin} is not the tenant origin ${origin} (check tenantUrl)`,
+        ),
+      ]);
       return;
     }
     const result = parseEmbedEvent(event.data);
@@ -153,7 +162,10 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
       try {
         snapshot = structuredClone(result.message);
       } catch (cause) {
-        throw new ServiceValidationError([problem('payload', process.env.NODE_ENV !== 'production' && 'must be plain data')], { cause });
+        throw new ServiceValidationError(
+          [problem('payload', process.env.NODE_ENV !== 'production' && 'must be plain data')],
+          { cause },
+        );
       }
       queue.push(snapshot);
       // Queued first then flushed, so order holds even when sent from inside a `ready` listener.

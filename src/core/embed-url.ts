@@ -126,11 +126,11 @@ export interface EmbedFilterEntry extends EmbedFilterCondition {
  * declarative prop drop a filter) or a list of {@link EmbedFilterEntry}.
  */
 export type EmbedFilters =
-  | { readonly [member: string]: EmbedFilterValue | null | undefined }
-  | readonly EmbedFilterEntry[];
+  { readonly [member: string]: EmbedFilterValue | null | undefined } | readonly EmbedFilterEntry[];
 
 /** Standard time grains; custom granularities defined in the data model pass through by name. */
-export type EmbedTimeGrain = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year' | (string & {});
+export type EmbedTimeGrain =
+  'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year' | (string & {});
 
 /**
  * `show...` switches of dashboards and apps. Only `false` is sent (`show...=false`); `true` or
@@ -213,7 +213,9 @@ export interface ChatEmbedUrlOptions extends EmbedUrlBaseOptions {
 export type BuildEmbedUrlOptions = DashboardEmbedUrlOptions | AppEmbedUrlOptions | ChatEmbedUrlOptions;
 
 function isScalar(value: unknown): value is EmbedFilterScalar {
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 /** The `[member, value]` pairs of `filters`, whichever form they came in; `undefined` for neither form. Shared with the embeds, which diff filters. */
@@ -246,7 +248,13 @@ function filterParameters(filters: EmbedFilters, problems: string[]): [string, s
   for (const [member, value] of entries) {
     if (value === undefined || value === null) continue;
     if (typeof member !== 'string' || !isMemberName(member)) {
-      problems.push(entryProblem('filters', member, process.env.NODE_ENV !== 'production' && 'is not a member: write it as "<view>.<dimension>"'));
+      problems.push(
+        entryProblem(
+          'filters',
+          member,
+          process.env.NODE_ENV !== 'production' && 'is not a member: write it as "<view>.<dimension>"',
+        ),
+      );
     } else if (seen.has(member)) {
       problems.push(entryProblem('filters', member, process.env.NODE_ENV !== 'production' && 'is given twice'));
     } else {
@@ -257,9 +265,14 @@ function filterParameters(filters: EmbedFilters, problems: string[]): [string, s
       const hasOperator = typeof operator === 'string' && operator !== '';
       const valid =
         (operator === undefined || hasOperator) &&
-        (operand === undefined ? hasOperator : isScalar(operand) || (Array.isArray(operand) && operand.every(isScalar)));
+        (operand === undefined
+          ? hasOperator
+          : isScalar(operand) || (Array.isArray(operand) && operand.every(isScalar)));
       if (valid) parameters.push([FILTER_PARAMETER_PREFIX + member, JSON.stringify(condition)]);
-      else problems.push(entryProblem('filters', member, process.env.NODE_ENV !== 'production' && 'needs a value or an operator'));
+      else
+        problems.push(
+          entryProblem('filters', member, process.env.NODE_ENV !== 'production' && 'needs a value or an operator'),
+        );
     }
   }
   return parameters;
@@ -307,21 +320,37 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
 export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
   const base = parseTenantUrl(options.tenantUrl);
   const { surface, sessionId, switches } = options;
-  const { publicId, deploymentId, filters, timeGrains } = options as Partial<DashboardEmbedUrlOptions & AppEmbedUrlOptions>;
+  const { publicId, deploymentId, filters, timeGrains } = options as Partial<
+    DashboardEmbedUrlOptions & AppEmbedUrlOptions
+  >;
   const problems: string[] = [];
   // The options' plain rules, with the protocol's combinators and rules; the per-entry rules follow.
   shape({
     surface: oneOf(SURFACES),
     sessionId: is(isText, process.env.NODE_ENV !== 'production' && 'a new session per iframe load'),
-    ...(surface === 'dashboard' && { publicId: is((id) => isText(id) && id !== '.' && id !== '..', process.env.NODE_ENV !== 'production' && "the dashboard's public id") }),
-    ...(surface === 'app' && { deploymentId: is((id) => Number.isSafeInteger(id) && (id as number) > 0, process.env.NODE_ENV !== 'production' && 'a positive integer') }),
+    ...(surface === 'dashboard' && {
+      publicId: is(
+        (id) => isText(id) && id !== '.' && id !== '..',
+        process.env.NODE_ENV !== 'production' && "the dashboard's public id",
+      ),
+    }),
+    ...(surface === 'app' && {
+      deploymentId: is(
+        (id) => Number.isSafeInteger(id) && (id as number) > 0,
+        process.env.NODE_ENV !== 'production' && 'a positive integer',
+      ),
+    }),
     timeGrains: optional(object),
     switches: optional(object),
     locale: optional(localeRule),
     timezone: optional(timeZoneRule),
   })(options, '', problems);
   const path =
-    surface === 'dashboard' ? `dashboard/${encodeURIComponent(publicId!)}` : surface === 'app' ? `d/${deploymentId}/app` : 'chat';
+    surface === 'dashboard'
+      ? `dashboard/${encodeURIComponent(publicId!)}`
+      : surface === 'app'
+        ? `d/${deploymentId}/app`
+        : 'chat';
   // The standalone chat reads `sessionId`, not `session` (service-behaviour 2).
   const parameters: [string, string][] = [[surface === 'chat' ? 'sessionId' : 'session', sessionId]];
   if (surface === 'dashboard' || surface === 'app') {
@@ -329,9 +358,17 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
     for (const [member, grain] of entriesOf(timeGrains)) {
       if (grain === undefined) continue;
       if (!isMemberName(member)) {
-        problems.push(entryProblem('timeGrains', member, process.env.NODE_ENV !== 'production' && 'is not a member: write it as "<view>.<dimension>"'));
+        problems.push(
+          entryProblem(
+            'timeGrains',
+            member,
+            process.env.NODE_ENV !== 'production' && 'is not a member: write it as "<view>.<dimension>"',
+          ),
+        );
       } else if (typeof grain !== 'string' || !/^[A-Za-z_]\w*$/.test(grain)) {
-        problems.push(entryProblem('timeGrains', member, process.env.NODE_ENV !== 'production' && 'needs a granularity name'));
+        problems.push(
+          entryProblem('timeGrains', member, process.env.NODE_ENV !== 'production' && 'needs a granularity name'),
+        );
       } else parameters.push([TIME_GRAIN_PARAMETER_PREFIX + member, grain]);
     }
     // Only the literal `true` turns exports on (service-behaviour 2).
@@ -339,13 +376,16 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
   }
 
   for (const [name, value] of entriesOf(switches)) {
-    if (!/^show[A-Z]\w*$/.test(name)) problems.push(entryProblem('switches', name, process.env.NODE_ENV !== 'production' && 'is not a show... switch'));
-    else if (value !== undefined && typeof value !== 'boolean') problems.push(entryProblem('switches', name, process.env.NODE_ENV !== 'production' && 'must be true or false'));
+    if (!/^show[A-Z]\w*$/.test(name))
+      problems.push(entryProblem('switches', name, process.env.NODE_ENV !== 'production' && 'is not a show... switch'));
+    else if (value !== undefined && typeof value !== 'boolean')
+      problems.push(entryProblem('switches', name, process.env.NODE_ENV !== 'production' && 'must be true or false'));
     // Only the literal `false` means anything to the service; shown is the default.
     else if (value === false) parameters.push([name, 'false']);
   }
 
-  for (const name of ['locale', 'timezone'] as const) if (options[name] !== undefined) parameters.push([name, options[name]]);
+  for (const name of ['locale', 'timezone'] as const)
+    if (options[name] !== undefined) parameters.push([name, options[name]]);
 
   if (problems.length) throw new ServiceConfigError(`buildEmbedUrl: ${problems.join('; ')}`);
   return `${base.origin}${base.pathname.replace(/\/+$/, '')}/embed/${path}?${toQuery(parameters)}`;

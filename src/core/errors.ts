@@ -42,7 +42,11 @@ export class ServiceError extends Error {
     super(message, options);
     // The brands are the `errorName` of every class from this one's up to ServiceError.
     const brands: string[] = [];
-    for (let proto = Object.getPrototypeOf(this) as object; proto !== Error.prototype; proto = Object.getPrototypeOf(proto) as object) {
+    for (
+      let proto = Object.getPrototypeOf(this) as object;
+      proto !== Error.prototype;
+      proto = Object.getPrototypeOf(proto) as object
+    ) {
       brands.push((proto.constructor as typeof ServiceError).errorName);
     }
     Object.defineProperty(this, BRANDS, { value: brands });

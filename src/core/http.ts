@@ -100,8 +100,7 @@ export async function readBody(response: Response): Promise<unknown> {
 function serviceMessageOf(body: unknown): string | undefined {
   if (isRecord(body)) {
     return [rpcErrorOf(body)?.message, body.error, body.message].find((said) => typeof said === 'string') as
-      | string
-      | undefined;
+      string | undefined;
   }
   return isFilled(body) && body.length <= 500 ? body.trim() : undefined;
 }

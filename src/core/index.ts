@@ -29,13 +29,7 @@ export type { ServiceErrorOptions } from './errors';
 export type { ValidationResult } from './protocol/shared';
 
 // Protocol: chat requests and stream lines
-export {
-  createMessageId,
-  isMessageId,
-  classifyStreamLine,
-  isSentinelId,
-  isFinalAnswerMessage,
-} from './protocol/chat';
+export { createMessageId, isMessageId, classifyStreamLine, isSentinelId, isFinalAnswerMessage } from './protocol/chat';
 export type {
   ChatUserAttribute,
   SessionSettings,
@@ -236,7 +230,14 @@ export type {
 
 // Chat controller: the conversation that hooks and non-React UIs share
 export { createAgentChat, agentChatReducer, isRunning, INITIAL_AGENT_CHAT_STATE } from './agent-chat';
-export type { AgentChat, AgentChatOptions, AgentChatSnapshot, AgentChatStatus, AgentChatState, AgentChatAction } from './agent-chat';
+export type {
+  AgentChat,
+  AgentChatOptions,
+  AgentChatSnapshot,
+  AgentChatStatus,
+  AgentChatState,
+  AgentChatAction,
+} from './agent-chat';
 export type { ScheduleNotify } from './store';
 
 // Embedding

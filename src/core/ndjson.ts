@@ -41,7 +41,6 @@ class Malformed {
   ) {}
 }
 
-
 /**
  * Yields one parsed JSON value per line of `body`, whatever the chunking: lines split across
  * chunks, multi-byte UTF-8 characters split across chunks, CRLF endings, blank lines and a last
@@ -49,7 +48,10 @@ class Malformed {
  *
  * Breaking out of the loop, or aborting `signal`, cancels the reader.
  */
-export async function* readNdjson(body: ReadableStream<Uint8Array>, options: ReadNdjsonOptions = {}): AsyncGenerator<unknown> {
+export async function* readNdjson(
+  body: ReadableStream<Uint8Array>,
+  options: ReadNdjsonOptions = {},
+): AsyncGenerator<unknown> {
   const { signal, onMalformedLine, maxLineBytes = MAX_LINE_BYTES } = options;
   checkOptions('readNdjson', [[isAmount(maxLineBytes, 1, true), '`maxLineBytes` must be a whole number, 1 or more']]);
   if (signal?.aborted) {

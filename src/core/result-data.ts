@@ -22,7 +22,8 @@ export interface ResultColumn {
   type?: string;
 }
 
-const NUMBER_TYPE = /^(?:u?int(?:8|16|32|64|128|256)?|u?(?:tiny|small|big|huge)int|integer|double|float(?:32|64)?|real|decimal|numeric|number)\b/i;
+const NUMBER_TYPE =
+  /^(?:u?int(?:8|16|32|64|128|256)?|u?(?:tiny|small|big|huge)int|integer|double|float(?:32|64)?|real|decimal|numeric|number)\b/i;
 const TEMPORAL_TYPE = /^(?:timestamp|datetime|date)/i;
 const BOOLEAN_TYPE = /^bool(?:ean)?$/i;
 
@@ -112,13 +113,19 @@ export type ChartValue = number | Date | boolean | string | null;
  *   has another number of cells, or a cell its column's type cannot read (`"abc"` in an `Int64`
  *   column). A chart must not draw data it misreads.
  */
-export function toChartRecords(columns: readonly ResultColumn[], rows: readonly unknown[]): Record<string, ChartValue>[] {
+export function toChartRecords(
+  columns: readonly ResultColumn[],
+  rows: readonly unknown[],
+): Record<string, ChartValue>[] {
   const kinds = columns.map((column) => columnKind(column.type));
   const records: Record<string, ChartValue>[] = [];
   rows.forEach((row, rowIndex) => {
     if (!Array.isArray(row)) throw new ResultDataError(`Row ${rowIndex + 1} is not a list of cells`, { row: rowIndex });
     if (row.length !== columns.length) {
-      throw new ResultDataError(`Row ${rowIndex + 1} has ${row.length} cells but the schema has ${columns.length} columns`, { row: rowIndex });
+      throw new ResultDataError(
+        `Row ${rowIndex + 1} has ${row.length} cells but the schema has ${columns.length} columns`,
+        { row: rowIndex },
+      );
     }
     // A null prototype: a column named `__proto__` must stay a field.
     const record = Object.create(null) as Record<string, ChartValue>;

@@ -243,7 +243,10 @@ function mergeLine(previous: ChatMessage | undefined, line: StreamMessage, defau
 
 function toError(error: unknown): Error {
   if (error instanceof Error) return error;
-  return new ServiceError(typeof error === 'string' ? error : 'The chat request failed', { code: 'unknown_error', cause: error });
+  return new ServiceError(typeof error === 'string' ? error : 'The chat request failed', {
+    code: 'unknown_error',
+    cause: error,
+  });
 }
 
 function sameError(a: Error | undefined, b: Error): boolean {

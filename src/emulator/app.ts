@@ -13,7 +13,13 @@ import { Hono } from 'hono';
 import { ServiceConfigError } from '../core/errors';
 import { parseChatFaults } from './chat/faults';
 import { systemClock } from './clock';
-import type { EmulatorContext, EmulatorEnv, EmulatorFeature, EmulatorOptions, ResolvedEmulatorOptions } from './context';
+import type {
+  EmulatorContext,
+  EmulatorEnv,
+  EmulatorFeature,
+  EmulatorOptions,
+  ResolvedEmulatorOptions,
+} from './context';
 import { DEFAULT_QUERY_TIMEOUT_MS } from './data/cubesql';
 import { createDataEngine } from './data/engine';
 import { chatFeature } from './features/chat';
@@ -26,7 +32,13 @@ import { SWEEP_INTERVAL_MS, createState, sweepExpired } from './state';
 import { WORLD } from './world';
 
 /** The features, mounted in this order. */
-export const FEATURES: readonly EmulatorFeature[] = [dataFeature, sessionsFeature, managementFeature, chatFeature, embedPagesFeature];
+export const FEATURES: readonly EmulatorFeature[] = [
+  dataFeature,
+  sessionsFeature,
+  managementFeature,
+  chatFeature,
+  embedPagesFeature,
+];
 
 /** Paths browser apps call with a token from another origin: the data API and the chat API. */
 const CORS_PATHS = ['/data/*', '/api/v1/public/*'] as const;
@@ -54,11 +66,15 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedEmulatorO
   }
   const rowsPerLine = options.cubesqlRowsPerLine ?? 1000;
   if (!Number.isInteger(rowsPerLine) || rowsPerLine < 1) {
-    throw new ServiceConfigError(`startEmulator: cubesqlRowsPerLine must be a whole number of 1 or more (got ${String(rowsPerLine)})`);
+    throw new ServiceConfigError(
+      `startEmulator: cubesqlRowsPerLine must be a whole number of 1 or more (got ${String(rowsPerLine)})`,
+    );
   }
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   if (!Number.isFinite(queryTimeoutMs) || queryTimeoutMs <= 0) {
-    throw new ServiceConfigError(`startEmulator: queryTimeoutMs must be a positive number of milliseconds (got ${String(queryTimeoutMs)})`);
+    throw new ServiceConfigError(
+      `startEmulator: queryTimeoutMs must be a positive number of milliseconds (got ${String(queryTimeoutMs)})`,
+    );
   }
   if (typeof options.chatFault === 'string') {
     const parsed = parseChatFaults(options.chatFault);

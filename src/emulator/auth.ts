@@ -26,8 +26,7 @@ import { findDeployment, type World, type WorldApiKey } from './world';
 
 /** Who made a request, as the auth middleware established it (`c.get('caller')`). */
 export type AuthenticatedCaller =
-  | { kind: 'apiKey'; apiKey: WorldApiKey }
-  | { kind: 'token'; deploymentId: number; token: string; claims: TokenClaims };
+  { kind: 'apiKey'; apiKey: WorldApiKey } | { kind: 'token'; deploymentId: number; token: string; claims: TokenClaims };
 
 /** Header of the chat deployment token (interface 5). */
 export const SERVICE_AUTH_TOKEN_HEADER = 'X-Service-Auth-Token';
@@ -83,9 +82,11 @@ export interface RequireApiKeyOptions {
 export function requireApiKey(context: EmulatorContext, options: RequireApiKeyOptions): MiddlewareHandler<EmulatorEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
-    if (header === undefined) throw httpError(401, `Missing Authorization header: send "Authorization: ${options.scheme} <API_KEY>"`);
+    if (header === undefined)
+      throw httpError(401, `Missing Authorization header: send "Authorization: ${options.scheme} <API_KEY>"`);
     const key = credentialOf(header, options.scheme);
-    if (key === undefined) throw httpError(401, `Malformed Authorization header: send "Authorization: ${options.scheme} <API_KEY>"`);
+    if (key === undefined)
+      throw httpError(401, `Malformed Authorization header: send "Authorization: ${options.scheme} <API_KEY>"`);
     const apiKey = context.state.apiKeys.get(key);
     if (!apiKey) throw httpError(401, 'Invalid API key');
     if (options.admin && apiKey.role !== 'admin') throw httpError(403, 'This endpoint requires an admin API key');
@@ -193,7 +194,9 @@ export function readChatCredential(c: Context): ChatCredential {
   const header = c.req.header('authorization');
   if (header !== undefined) {
     const key = credentialOf(header, 'Api-Key');
-    return key === undefined ? { kind: 'malformed', reason: 'Authorization must be "Api-Key <API_KEY>"' } : { kind: 'apiKey', key };
+    return key === undefined
+      ? { kind: 'malformed', reason: 'Authorization must be "Api-Key <API_KEY>"' }
+      : { kind: 'apiKey', key };
   }
   const token = c.req.header(SERVICE_AUTH_TOKEN_HEADER)?.trim();
   if (token) return { kind: 'token', token };

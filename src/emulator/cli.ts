@@ -16,14 +16,18 @@ const USAGE = `Usage: service-emulator [--port N] [--host H] [--chat-pace realis
              longest run of a /v1/cubesql query in milliseconds (default 30000)
   --help     show this help`;
 
-function parseArgs(argv: readonly string[]): { port: number; host: string; chatPace: ChatPace; queryTimeoutMs?: number } | 'help' {
+function parseArgs(
+  argv: readonly string[],
+): { port: number; host: string; chatPace: ChatPace; queryTimeoutMs?: number } | 'help' {
   let port = 4010;
   let host = '127.0.0.1';
   let chatPace: ChatPace = 'realistic';
   let queryTimeoutMs: number | undefined;
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index]!;
-    const [flag, inline] = argument.includes('=') ? (argument.split('=', 2) as [string, string]) : [argument, undefined];
+    const [flag, inline] = argument.includes('=')
+      ? (argument.split('=', 2) as [string, string])
+      : [argument, undefined];
     const value = () => {
       const next = inline ?? argv[(index += 1)];
       if (next === undefined) throw new Error(`${flag} needs a value`);
@@ -37,14 +41,15 @@ function parseArgs(argv: readonly string[]): { port: number; host: string; chatP
     } else if (flag === '--host') host = value();
     else if (flag === '--chat-pace') {
       const text = value();
-      if (text !== 'realistic' && text !== 'instant') throw new Error(`--chat-pace must be realistic or instant (got ${text})`);
+      if (text !== 'realistic' && text !== 'instant')
+        throw new Error(`--chat-pace must be realistic or instant (got ${text})`);
       chatPace = text;
     } else if (flag === '--query-timeout') {
       const text = value();
       queryTimeoutMs = Number(text);
-      if (!/^[1-9]\d*$/.test(text)) throw new Error(`--query-timeout must be a positive number of milliseconds (got ${text})`);
-    }
-    else throw new Error(`Unknown option ${argument}`);
+      if (!/^[1-9]\d*$/.test(text))
+        throw new Error(`--query-timeout must be a positive number of milliseconds (got ${text})`);
+    } else throw new Error(`Unknown option ${argument}`);
   }
   return { port, host, chatPace, ...(queryTimeoutMs === undefined ? {} : { queryTimeoutMs }) };
 }
@@ -69,14 +74,19 @@ async function main(): Promise<void> {
     '',
     `  base_url   ${emulator.url}`,
     `  ai_url     ${emulator.aiUrl}`,
-    ...DEPLOYMENTS.map((deployment) => `  data_url   ${emulator.url}/data/${deployment.id}   (deployment ${deployment.id}: ${deployment.name})`),
+    ...DEPLOYMENTS.map(
+      (deployment) =>
+        `  data_url   ${emulator.url}/data/${deployment.id}   (deployment ${deployment.id}: ${deployment.name})`,
+    ),
     '',
     '  API keys',
     ...API_KEYS.map((key) => `    ${key.key}   ${key.label}`),
     '',
     '  dashboards (publicId)',
     ...WORKBOOKS.flatMap((workbook) =>
-      workbook.dashboard ? [`    ${workbook.dashboard.publicId}${workbook.dashboard.allowEmbed ? '' : '   (embedding not allowed)'}`] : [],
+      workbook.dashboard
+        ? [`    ${workbook.dashboard.publicId}${workbook.dashboard.allowEmbed ? '' : '   (embedding not allowed)'}`]
+        : [],
     ),
     '',
     'Press Ctrl+C to stop.',

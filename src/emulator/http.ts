@@ -22,7 +22,10 @@ export function jsonResponse(status: number, body: unknown, headers?: HeadersIni
 
 /** An `HTTPException` whose response is `body` as JSON with `status`. */
 export function jsonError(status: ContentfulStatusCode, body: unknown): HTTPException {
-  const message = typeof body === 'object' && body !== null && 'error' in body ? String((body as { error: unknown }).error) : `HTTP ${status}`;
+  const message =
+    typeof body === 'object' && body !== null && 'error' in body
+      ? String((body as { error: unknown }).error)
+      : `HTTP ${status}`;
   return new HTTPException(status, { message, res: jsonResponse(status, body) });
 }
 
@@ -46,7 +49,11 @@ export function userError(message: string): HTTPException {
  * declared `Content-Length` or the bytes read exceed it, so an oversized body is never buffered.
  * Call it after the credential is checked.
  */
-export async function readBodyText(c: Context, maxBytes: number = MAX_BODY_BYTES, tooLarge?: () => HTTPException): Promise<string> {
+export async function readBodyText(
+  c: Context,
+  maxBytes: number = MAX_BODY_BYTES,
+  tooLarge?: () => HTTPException,
+): Promise<string> {
   const refuse = () => tooLarge?.() ?? httpError(413, `Request body is larger than ${maxBytes} bytes`);
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw refuse();
@@ -100,7 +107,10 @@ export function jsonTooDeep(text: string, maxDepth: number = MAX_JSON_DEPTH): bo
  * Parses JSON text read from a request: empty is `undefined`; malformed JSON, or JSON nested
  * deeper than {@link MAX_JSON_DEPTH}, throws `invalid(reason)` (default a 400 `{"error"}`).
  */
-export function parseRequestJson(text: string, invalid: (reason: string) => HTTPException = (reason) => httpError(400, reason)): unknown {
+export function parseRequestJson(
+  text: string,
+  invalid: (reason: string) => HTTPException = (reason) => httpError(400, reason),
+): unknown {
   if (text.trim() === '') return undefined;
   if (jsonTooDeep(text)) throw invalid(`Request JSON is nested more than ${MAX_JSON_DEPTH} levels deep`);
   try {
@@ -137,7 +147,8 @@ export const CORS_ALLOWED_METHODS = 'GET, POST, OPTIONS';
  * Request headers a browser app may send to the data and chat APIs (CORS): the service's four,
  * then the emulator's testing headers, so browser tests can steer pace, faults and slow queries.
  */
-export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, X-Service-Auth-Token, x-request-id, x-emulator-pace, x-emulator-fault, x-emulator-slow';
+export const CORS_ALLOWED_HEADERS =
+  'Authorization, Content-Type, X-Service-Auth-Token, x-request-id, x-emulator-pace, x-emulator-fault, x-emulator-slow';
 
 /**
  * CORS for the APIs browser apps call with a token from another origin (the data API, chat): a

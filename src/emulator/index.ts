@@ -42,7 +42,14 @@ export {
   type EmbedPageWidgetState,
 } from './embed/config';
 export { VIEWS, metaResponse, type ViewModel, type MeasureModel, type DimensionModel } from './data/model';
-export { CUSTOMER_COUNT, ORDER_COUNT, PRODUCT_COUNT, ORDER_STATUSES, FIRST_ORDER_DAY, LAST_ORDER_DAY } from './data/dataset';
+export {
+  CUSTOMER_COUNT,
+  ORDER_COUNT,
+  PRODUCT_COUNT,
+  ORDER_STATUSES,
+  FIRST_ORDER_DAY,
+  LAST_ORDER_DAY,
+} from './data/dataset';
 export * from './world';
 
 /** A running emulator. */

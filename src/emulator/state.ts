@@ -232,7 +232,8 @@ export interface EmulatorState {
 }
 
 /** Kinds of record that get numeric ids. */
-export type IdKind = 'user' | 'externalUser' | 'group' | 'attribute' | 'folder' | 'workbook' | 'dashboard' | 'report' | 'version';
+export type IdKind =
+  'user' | 'externalUser' | 'group' | 'attribute' | 'folder' | 'workbook' | 'dashboard' | 'report' | 'version';
 
 /** Key of an external user in {@link EmulatorState.externalUsers}: `<embedTenantName>/<externalId>`. */
 export function externalUserKey(embedTenantName: string, externalId: string): string {
@@ -322,10 +323,18 @@ export function createState(world: World, clock: Clock): EmulatorState {
     userAttributes: new Map(
       world.userAttributes.map((attribute) => [
         attribute.name,
-        { id: attribute.id, name: attribute.name, type: attribute.type, displayName: attribute.displayName, description: attribute.description },
+        {
+          id: attribute.id,
+          name: attribute.name,
+          type: attribute.type,
+          displayName: attribute.displayName,
+          description: attribute.description,
+        },
       ]),
     ),
-    groups: new Map(world.groups.map((group) => [group.name, { id: group.id, name: group.name, description: group.description }])),
+    groups: new Map(
+      world.groups.map((group) => [group.name, { id: group.id, name: group.name, description: group.description }]),
+    ),
     internalUsers: new Map(
       world.internalUsers.map((user) => [
         user.id,
@@ -368,7 +377,10 @@ export function createState(world: World, clock: Clock): EmulatorState {
       createdAt: now,
       groups: new Map(tenant.groups.map((group) => [group.name, { id: nextId('group'), ...group }])),
       attributeDefinitions: new Map(
-        tenant.userAttributeDefinitions.map((definition) => [definition.name, { id: nextId('attribute'), ...definition }]),
+        tenant.userAttributeDefinitions.map((definition) => [
+          definition.name,
+          { id: nextId('attribute'), ...definition },
+        ]),
       ),
     });
     for (const user of tenant.users) {

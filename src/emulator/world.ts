@@ -143,9 +143,27 @@ export const PERSONAL_API_KEY = 'svc_personal_ben_acme_0001';
 
 /** Every API key of the account. */
 export const API_KEYS: readonly WorldApiKey[] = Object.freeze([
-  Object.freeze({ key: ADMIN_API_KEY, label: 'admin (all deployments)', role: 'admin', deploymentIds: 'all', userId: 1 }),
-  Object.freeze({ key: SCOPED_ADMIN_API_KEY, label: 'admin (deployment 1 only)', role: 'admin', deploymentIds: Object.freeze([1]), userId: 1 }),
-  Object.freeze({ key: PERSONAL_API_KEY, label: 'personal (ben@acme.test, not admin)', role: 'personal', deploymentIds: 'all', userId: 2 }),
+  Object.freeze({
+    key: ADMIN_API_KEY,
+    label: 'admin (all deployments)',
+    role: 'admin',
+    deploymentIds: 'all',
+    userId: 1,
+  }),
+  Object.freeze({
+    key: SCOPED_ADMIN_API_KEY,
+    label: 'admin (deployment 1 only)',
+    role: 'admin',
+    deploymentIds: Object.freeze([1]),
+    userId: 1,
+  }),
+  Object.freeze({
+    key: PERSONAL_API_KEY,
+    label: 'personal (ben@acme.test, not admin)',
+    role: 'personal',
+    deploymentIds: 'all',
+    userId: 2,
+  }),
 ] satisfies WorldApiKey[]);
 
 /** Tenant flags and account-wide settings. */
@@ -196,11 +214,41 @@ export interface WorldUserAttribute {
  * `allowed_store_ids` drive row-level security ({@link ROW_LEVEL_SECURITY}).
  */
 export const USER_ATTRIBUTES: readonly WorldUserAttribute[] = Object.freeze([
-  Object.freeze({ id: 1, name: 'region', type: 'string', displayName: 'Region', description: 'Sales region the user sees: NA, EMEA, APAC or LATAM.' }),
-  Object.freeze({ id: 2, name: 'max_discount', type: 'number', displayName: 'Max discount', description: 'Largest discount the user may grant, in percent.' }),
-  Object.freeze({ id: 3, name: 'is_vip', type: 'boolean', displayName: 'VIP', description: 'Whether the user is a VIP partner.' }),
-  Object.freeze({ id: 4, name: 'allowed_regions', type: 'string_array', displayName: 'Allowed regions', description: 'Regions the user sees (any of).' }),
-  Object.freeze({ id: 5, name: 'allowed_store_ids', type: 'number_array', displayName: 'Allowed stores', description: 'Store ids the user sees (any of), 1 to 20.' }),
+  Object.freeze({
+    id: 1,
+    name: 'region',
+    type: 'string',
+    displayName: 'Region',
+    description: 'Sales region the user sees: NA, EMEA, APAC or LATAM.',
+  }),
+  Object.freeze({
+    id: 2,
+    name: 'max_discount',
+    type: 'number',
+    displayName: 'Max discount',
+    description: 'Largest discount the user may grant, in percent.',
+  }),
+  Object.freeze({
+    id: 3,
+    name: 'is_vip',
+    type: 'boolean',
+    displayName: 'VIP',
+    description: 'Whether the user is a VIP partner.',
+  }),
+  Object.freeze({
+    id: 4,
+    name: 'allowed_regions',
+    type: 'string_array',
+    displayName: 'Allowed regions',
+    description: 'Regions the user sees (any of).',
+  }),
+  Object.freeze({
+    id: 5,
+    name: 'allowed_store_ids',
+    type: 'number_array',
+    displayName: 'Allowed stores',
+    description: 'Store ids the user sees (any of), 1 to 20.',
+  }),
 ] satisfies WorldUserAttribute[]);
 
 /** A tenant-wide group. */
@@ -485,35 +533,55 @@ export const SALES_OVERVIEW: WorldDashboard = deepFreeze({
     layout: LAYOUT,
     widgets: [
       text('intro', { x: 0, y: 0, w: 12, h: 1 }, { markdown: '**Sales overview**: revenue and orders, all regions.' }),
-      filterWidget('status-filter', { x: 0, y: 1, w: 4, h: 1 }, {
-        title: 'Status',
-        member: 'orders.status',
-        options: ['completed', 'processing', 'shipped', 'cancelled', 'returned'],
-      }),
-      chart('revenue-kpi', { x: 0, y: 2, w: 3, h: 2 }, {
-        title: 'Total revenue',
-        chartType: 'kpi',
-        query: { measures: ['orders.total_revenue'] },
-      }),
-      chart('revenue-by-month', { x: 3, y: 2, w: 9, h: 4 }, {
-        title: 'Revenue by month',
-        chartType: 'line',
-        query: {
-          measures: ['orders.total_revenue'],
-          timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month' }],
-          order: { 'orders.created_at': 'asc' },
+      filterWidget(
+        'status-filter',
+        { x: 0, y: 1, w: 4, h: 1 },
+        {
+          title: 'Status',
+          member: 'orders.status',
+          options: ['completed', 'processing', 'shipped', 'cancelled', 'returned'],
         },
-      }),
-      chart('orders-by-status', { x: 0, y: 6, w: 6, h: 4 }, {
-        title: 'Orders by status',
-        chartType: 'bar',
-        query: { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.count': 'desc' } },
-      }),
-      chart('revenue-by-region', { x: 6, y: 6, w: 6, h: 4 }, {
-        title: 'Revenue by region',
-        chartType: 'pie',
-        query: { measures: ['orders.total_revenue'], dimensions: ['orders.region'] },
-      }),
+      ),
+      chart(
+        'revenue-kpi',
+        { x: 0, y: 2, w: 3, h: 2 },
+        {
+          title: 'Total revenue',
+          chartType: 'kpi',
+          query: { measures: ['orders.total_revenue'] },
+        },
+      ),
+      chart(
+        'revenue-by-month',
+        { x: 3, y: 2, w: 9, h: 4 },
+        {
+          title: 'Revenue by month',
+          chartType: 'line',
+          query: {
+            measures: ['orders.total_revenue'],
+            timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month' }],
+            order: { 'orders.created_at': 'asc' },
+          },
+        },
+      ),
+      chart(
+        'orders-by-status',
+        { x: 0, y: 6, w: 6, h: 4 },
+        {
+          title: 'Orders by status',
+          chartType: 'bar',
+          query: { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.count': 'desc' } },
+        },
+      ),
+      chart(
+        'revenue-by-region',
+        { x: 6, y: 6, w: 6, h: 4 },
+        {
+          title: 'Revenue by region',
+          chartType: 'pie',
+          query: { measures: ['orders.total_revenue'], dimensions: ['orders.region'] },
+        },
+      ),
     ],
   },
 });
@@ -529,29 +597,43 @@ export const ORDERS_OPS: WorldDashboard = deepFreeze({
     description: 'Open orders and daily volume.',
     layout: LAYOUT,
     widgets: [
-      filterWidget('region-filter', { x: 0, y: 0, w: 4, h: 1 }, {
-        title: 'Region',
-        member: 'orders.region',
-        options: [...REGIONS],
-      }),
-      chart('orders-per-day', { x: 0, y: 1, w: 12, h: 4 }, {
-        title: 'Orders per day (last 90 days of data)',
-        chartType: 'bar',
-        query: {
-          measures: ['orders.count'],
-          timeDimensions: [{ dimension: 'orders.created_at', granularity: 'day', dateRange: ['2025-10-03', '2025-12-31'] }],
+      filterWidget(
+        'region-filter',
+        { x: 0, y: 0, w: 4, h: 1 },
+        {
+          title: 'Region',
+          member: 'orders.region',
+          options: [...REGIONS],
         },
-      }),
-      chart('open-orders', { x: 0, y: 5, w: 12, h: 5 }, {
-        title: 'Open orders',
-        chartType: 'table',
-        query: {
-          dimensions: ['orders.id', 'orders.created_at', 'orders.customer_name', 'orders.status', 'orders.amount'],
-          filters: [{ member: 'orders.status', operator: 'equals', values: ['processing', 'shipped'] }],
-          order: { 'orders.created_at': 'desc' },
-          limit: 50,
+      ),
+      chart(
+        'orders-per-day',
+        { x: 0, y: 1, w: 12, h: 4 },
+        {
+          title: 'Orders per day (last 90 days of data)',
+          chartType: 'bar',
+          query: {
+            measures: ['orders.count'],
+            timeDimensions: [
+              { dimension: 'orders.created_at', granularity: 'day', dateRange: ['2025-10-03', '2025-12-31'] },
+            ],
+          },
         },
-      }),
+      ),
+      chart(
+        'open-orders',
+        { x: 0, y: 5, w: 12, h: 5 },
+        {
+          title: 'Open orders',
+          chartType: 'table',
+          query: {
+            dimensions: ['orders.id', 'orders.created_at', 'orders.customer_name', 'orders.status', 'orders.amount'],
+            filters: [{ member: 'orders.status', operator: 'equals', values: ['processing', 'shipped'] }],
+            order: { 'orders.created_at': 'desc' },
+            limit: 50,
+          },
+        },
+      ),
     ],
   },
 });
@@ -567,22 +649,71 @@ export const INTERNAL_FINANCE: WorldDashboard = deepFreeze({
     description: 'Margins by category. Internal only.',
     layout: LAYOUT,
     widgets: [
-      chart('revenue-by-category', { x: 0, y: 0, w: 12, h: 4 }, {
-        title: 'Revenue by category',
-        chartType: 'bar',
-        query: { measures: ['orders.total_revenue'], dimensions: ['orders.category'] },
-      }),
+      chart(
+        'revenue-by-category',
+        { x: 0, y: 0, w: 12, h: 4 },
+        {
+          title: 'Revenue by category',
+          chartType: 'bar',
+          query: { measures: ['orders.total_revenue'], dimensions: ['orders.category'] },
+        },
+      ),
     ],
   },
 });
 
 /** Workbooks of deployment 1 with their slugs; three carry a published dashboard. */
 export const WORKBOOKS: readonly WorldWorkbook[] = deepFreeze([
-  { id: 101, deploymentId: 1, slug: 'sales-overview', name: 'Sales overview', folderId: 11, createdBy: 1, createdAt: '2025-01-06T09:00:00.000Z', dashboard: SALES_OVERVIEW },
-  { id: 102, deploymentId: 1, slug: 'orders-ops', name: 'Order operations', folderId: 12, createdBy: 2, createdAt: '2025-02-03T09:00:00.000Z', dashboard: ORDERS_OPS },
-  { id: 103, deploymentId: 1, slug: 'internal-finance', name: 'Internal finance', folderId: 14, createdBy: 1, createdAt: '2025-03-03T09:00:00.000Z', dashboard: INTERNAL_FINANCE },
-  { id: 104, deploymentId: 1, slug: 'q4-review', name: 'Q4 review', folderId: null, createdBy: 2, createdAt: '2025-10-01T09:00:00.000Z', dashboard: null },
-  { id: 105, deploymentId: 2, slug: 'staging-scratch', name: 'Staging scratch', folderId: null, createdBy: 1, createdAt: '2025-04-01T09:00:00.000Z', dashboard: null },
+  {
+    id: 101,
+    deploymentId: 1,
+    slug: 'sales-overview',
+    name: 'Sales overview',
+    folderId: 11,
+    createdBy: 1,
+    createdAt: '2025-01-06T09:00:00.000Z',
+    dashboard: SALES_OVERVIEW,
+  },
+  {
+    id: 102,
+    deploymentId: 1,
+    slug: 'orders-ops',
+    name: 'Order operations',
+    folderId: 12,
+    createdBy: 2,
+    createdAt: '2025-02-03T09:00:00.000Z',
+    dashboard: ORDERS_OPS,
+  },
+  {
+    id: 103,
+    deploymentId: 1,
+    slug: 'internal-finance',
+    name: 'Internal finance',
+    folderId: 14,
+    createdBy: 1,
+    createdAt: '2025-03-03T09:00:00.000Z',
+    dashboard: INTERNAL_FINANCE,
+  },
+  {
+    id: 104,
+    deploymentId: 1,
+    slug: 'q4-review',
+    name: 'Q4 review',
+    folderId: null,
+    createdBy: 2,
+    createdAt: '2025-10-01T09:00:00.000Z',
+    dashboard: null,
+  },
+  {
+    id: 105,
+    deploymentId: 2,
+    slug: 'staging-scratch',
+    name: 'Staging scratch',
+    folderId: null,
+    createdBy: 1,
+    createdAt: '2025-04-01T09:00:00.000Z',
+    dashboard: null,
+  },
 ]);
 
 /** A saved report (a query with a visualization). */
@@ -605,9 +736,35 @@ export interface WorldReport {
 
 /** Reports of deployment 1. Their SQL runs on `/v1/cubesql`. */
 export const REPORTS: readonly WorldReport[] = deepFreeze([
-  { id: 301, deploymentId: 1, publicId: 'revenue-by-month', name: 'Revenue by month', folderId: 11, sqlQuery: "SELECT DATE_TRUNC('month', created_at) AS month, MEASURE(orders.total_revenue) AS revenue FROM orders GROUP BY 1 ORDER BY 1", createdAt: '2025-01-06T09:00:00.000Z' },
-  { id: 302, deploymentId: 1, publicId: 'orders-by-status', name: 'Orders by status', folderId: 12, sqlQuery: 'SELECT status, MEASURE(orders.count) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC', createdAt: '2025-02-03T09:00:00.000Z' },
-  { id: 303, deploymentId: 1, publicId: 'top-customers', name: 'Top customers', folderId: 11, sqlQuery: 'SELECT customer_name, MEASURE(orders.total_revenue) AS revenue FROM orders GROUP BY 1 ORDER BY 2 DESC LIMIT 10', createdAt: '2025-03-03T09:00:00.000Z' },
+  {
+    id: 301,
+    deploymentId: 1,
+    publicId: 'revenue-by-month',
+    name: 'Revenue by month',
+    folderId: 11,
+    sqlQuery:
+      "SELECT DATE_TRUNC('month', created_at) AS month, MEASURE(orders.total_revenue) AS revenue FROM orders GROUP BY 1 ORDER BY 1",
+    createdAt: '2025-01-06T09:00:00.000Z',
+  },
+  {
+    id: 302,
+    deploymentId: 1,
+    publicId: 'orders-by-status',
+    name: 'Orders by status',
+    folderId: 12,
+    sqlQuery: 'SELECT status, MEASURE(orders.count) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC',
+    createdAt: '2025-02-03T09:00:00.000Z',
+  },
+  {
+    id: 303,
+    deploymentId: 1,
+    publicId: 'top-customers',
+    name: 'Top customers',
+    folderId: 11,
+    sqlQuery:
+      'SELECT customer_name, MEASURE(orders.total_revenue) AS revenue FROM orders GROUP BY 1 ORDER BY 2 DESC LIMIT 10',
+    createdAt: '2025-03-03T09:00:00.000Z',
+  },
 ]);
 
 // ---------------------------------------------------------------------------------------------

@@ -115,7 +115,9 @@ function checkTenant(tenantUrl: string | undefined): Pick<ServiceContextValue, '
   try {
     if (tenantUrl === undefined) {
       throw new ServiceConfigError(
-        process.env.NODE_ENV !== 'production' ? 'ServiceProvider: `tenantUrl` is required by the embeds (your {base_url}, e.g. https://acme.example.com)' : 'tenantUrl',
+        process.env.NODE_ENV !== 'production'
+          ? 'ServiceProvider: `tenantUrl` is required by the embeds (your {base_url}, e.g. https://acme.example.com)'
+          : 'tenantUrl',
       );
     }
     return { tenantOrigin: tenantOrigin(tenantUrl), tenantError: undefined };
@@ -145,7 +147,14 @@ export function ServiceProvider(props: ServiceProviderProps): ReactNode {
       hasGetEmbedSession
         ? (request, options) => {
             const current = latestGetEmbedSession.current;
-            if (!current) return Promise.reject(new ServiceConfigError(process.env.NODE_ENV !== 'production' ? 'ServiceProvider: `getEmbedSession` was removed' : 'getEmbedSession'));
+            if (!current)
+              return Promise.reject(
+                new ServiceConfigError(
+                  process.env.NODE_ENV !== 'production'
+                    ? 'ServiceProvider: `getEmbedSession` was removed'
+                    : 'getEmbedSession',
+                ),
+              );
             return current(request, options);
           }
         : undefined,
@@ -153,7 +162,16 @@ export function ServiceProvider(props: ServiceProviderProps): ReactNode {
   );
   const [ownQueryClient] = useState<{ current: QueryClient | undefined }>(() => ({ current: undefined }));
   const value = useMemo<ServiceContextValue>(
-    () => ({ tenantUrl, ...tenant, getEmbedSession, embedDefaults: { colorScheme, theme, locale, timezone }, chat, data, queryClient, ownQueryClient }),
+    () => ({
+      tenantUrl,
+      ...tenant,
+      getEmbedSession,
+      embedDefaults: { colorScheme, theme, locale, timezone },
+      chat,
+      data,
+      queryClient,
+      ownQueryClient,
+    }),
     [tenantUrl, tenant, getEmbedSession, colorScheme, theme, locale, timezone, chat, data, queryClient, ownQueryClient],
   );
   return <ServiceContext.Provider value={value}>{children}</ServiceContext.Provider>;

@@ -6,10 +6,23 @@
  * @module
  */
 import { createEmbedChannel, type EmbedChannel } from '../core/embed-channel';
-import { buildEmbedUrl, buildFilterUrlParameter, filterEntries, type BuildEmbedUrlOptions, type EmbedFilters } from '../core/embed-url';
+import {
+  buildEmbedUrl,
+  buildFilterUrlParameter,
+  filterEntries,
+  type BuildEmbedUrlOptions,
+  type EmbedFilters,
+} from '../core/embed-url';
 import { ServiceConfigError, ServiceError, ServiceValidationError } from '../core/errors';
 import { problem } from '../core/protocol/shared';
-import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedTheme, Surface } from '../core/protocol/embed';
+import type {
+  AnyEmbedEvent,
+  ColorScheme,
+  EmbedAction,
+  EmbedActionInit,
+  EmbedTheme,
+  Surface,
+} from '../core/protocol/embed';
 import type { EmbedSessionRequest, GetEmbedSession } from './context';
 
 /**
@@ -53,7 +66,10 @@ export interface EmbedControllerOptions {
   tenantError: ServiceError | undefined;
   getEmbedSession: GetEmbedSession | undefined;
   /** The surface's URL options besides the session and the view state (publicId, timeGrains, switches...). */
-  url: Omit<BuildEmbedUrlOptions, 'tenantUrl' | 'sessionId' | 'surface' | keyof EmbedViewState> & { publicId?: string; deploymentId?: number };
+  url: Omit<BuildEmbedUrlOptions, 'tenantUrl' | 'sessionId' | 'surface' | keyof EmbedViewState> & {
+    publicId?: string;
+    deploymentId?: number;
+  };
   readyTimeoutMs: number;
   renewAfterMs: number;
   /** Every delivered event, known or not. */
@@ -99,7 +115,8 @@ function viewAction(key: keyof EmbedViewState, value: unknown, previous: unknown
     // Every member set before and not now is cleared with an empty value.
     const next: Record<string, unknown> = {};
     for (const [member] of filterEntries(previous) ?? []) next[member as string] = { value: [] };
-    for (const [member, condition] of filterEntries(value) ?? []) if (condition != null) next[member as string] = condition;
+    for (const [member, condition] of filterEntries(value) ?? [])
+      if (condition != null) next[member as string] = condition;
     const filterUrlParameter = buildFilterUrlParameter(next as EmbedFilters);
     return filterUrlParameter ? { type: 'service:action:set-filter', payload: { filterUrlParameter } } : undefined;
   }
@@ -112,7 +129,9 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 
 /** A typed error for anything thrown; `ServiceError`s pass as they are. */
 function toServiceError(error: unknown, code: string): ServiceError {
-  return ServiceError.isInstance(error) ? error : new ServiceConfigError(String((error as Error)?.message ?? error), { code, cause: error });
+  return ServiceError.isInstance(error)
+    ? error
+    : new ServiceConfigError(String((error as Error)?.message ?? error), { code, cause: error });
 }
 
 /**
@@ -201,13 +220,18 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       // The provider's check of `tenantUrl` (ServiceConfigError) covers a missing one too.
       if (options.tenantError || !tenantUrl) throw options.tenantError;
       if (!getEmbedSession) {
-        throw new ServiceConfigError(process.env.NODE_ENV !== 'production' ? 'ServiceProvider needs getEmbedSession, e.g. fetchEmbedSession()' : 'getEmbedSession');
+        throw new ServiceConfigError(
+          process.env.NODE_ENV !== 'production'
+            ? 'ServiceProvider needs getEmbedSession, e.g. fetchEmbedSession()'
+            : 'getEmbedSession',
+        );
       }
       // What the URL carries; the rest of the view state, and where the viewer was, wait in the
       // channel's queue for the new page's `ready`.
       const carried: Record<string, unknown> = { locale: desired.locale, timezone: desired.timezone };
       if (surface !== 'chat') carried.filters = desired.filters;
-      const src = (sessionId: string): string => buildEmbedUrl({ ...url, ...carried, surface, tenantUrl, sessionId } as BuildEmbedUrlOptions);
+      const src = (sessionId: string): string =>
+        buildEmbedUrl({ ...url, ...carried, surface, tenantUrl, sessionId } as BuildEmbedUrlOptions);
       // Checked before a session is spent on a URL that cannot be built.
       src('-');
       const request: EmbedSessionRequest = { surface };
@@ -218,16 +242,27 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
         // The failure this rejects with stops the load, which aborts the fetch.
         timer = setTimeout(
           // Runtime failures keep their sentence in every build: viewers see it in the error state.
-          () => reject(new ServiceConfigError(`getEmbedSession did not settle in ${readyTimeoutMs} ms`, { code: 'session_timeout' })),
+          () =>
+            reject(
+              new ServiceConfigError(`getEmbedSession did not settle in ${readyTimeoutMs} ms`, {
+                code: 'session_timeout',
+              }),
+            ),
           readyTimeoutMs,
         );
-        getEmbedSession(request, { signal }).then(resolve, (error: unknown) => reject(toServiceError(error, 'session_failed')));
+        getEmbedSession(request, { signal }).then(resolve, (error: unknown) =>
+          reject(toServiceError(error, 'session_failed')),
+        );
       });
       if (current !== generation) return;
       clearTimeout(timer);
       if (typeof sessionId !== 'string' || !sessionId.trim()) {
         throw new ServiceValidationError([
-          problem('sessionId', process.env.NODE_ENV !== 'production' && `getEmbedSession must resolve with a session id, got ${JSON.stringify(sessionId)}`),
+          problem(
+            'sessionId',
+            process.env.NODE_ENV !== 'production' &&
+              `getEmbedSession must resolve with a session id, got ${JSON.stringify(sessionId)}`,
+          ),
         ]);
       }
       // `src` first: the channel then waits for the new page's `ready` before sending anything.
@@ -236,7 +271,10 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
       framed = true;
       VIEW_KEYS.forEach(tell);
       if (lastPath !== undefined) channel?.send({ type: 'service:action:navigate', payload: { path: lastPath } });
-      timer = setTimeout(() => fail(new ServiceError(`No ready from the embed in ${readyTimeoutMs} ms`, { code: 'ready_timeout' })), readyTimeoutMs);
+      timer = setTimeout(
+        () => fail(new ServiceError(`No ready from the embed in ${readyTimeoutMs} ms`, { code: 'ready_timeout' })),
+        readyTimeoutMs,
+      );
     } catch (error) {
       if (current === generation) fail(toServiceError(error, 'session_failed'));
     }

@@ -75,13 +75,17 @@ export function useAgentChat(options: UseAgentChatOptions = {}): UseAgentChatRes
       const sessionSettings = own.sessionSettings ?? shared?.sessionSettings;
       const key = [url, auth, sessionSettings];
       if (client && key.every((value, index) => value === client!.key[index])) return client.value;
-      if (!url) throw new ServiceConfigError('useAgentChat: `url` is required: pass it, or `chat={{ url }}` to <ServiceProvider> (your proxy route, e.g. /api/service)');
+      if (!url)
+        throw new ServiceConfigError(
+          'useAgentChat: `url` is required: pass it, or `chat={{ url }}` to <ServiceProvider> (your proxy route, e.g. /api/service)',
+        );
       const value = createChatClient({
         url,
         auth,
         sessionSettings,
         // Looked up per request, so a new `fetch` option needs no new client.
-        fetch: (input, init) => (latest.current.options.fetch ?? latest.current.provided?.fetch ?? globalThis.fetch)(input, init),
+        fetch: (input, init) =>
+          (latest.current.options.fetch ?? latest.current.provided?.fetch ?? globalThis.fetch)(input, init),
         onResubscribe: (event) => controller.reconnecting(event),
       });
       client = { key, value };

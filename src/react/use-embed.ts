@@ -8,7 +8,14 @@ import { useEffect, useMemo, useState, useSyncExternalStore, type RefCallback } 
 import type { ChatSwitches, DashboardSwitches, EmbedFilters, EmbedTimeGrain } from '../core/embed-url';
 import type { ServiceError } from '../core/errors';
 import { isEmbedEventType } from '../core/protocol/embed';
-import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedEventOf, EmbedTheme } from '../core/protocol/embed';
+import type {
+  AnyEmbedEvent,
+  ColorScheme,
+  EmbedAction,
+  EmbedActionInit,
+  EmbedEventOf,
+  EmbedTheme,
+} from '../core/protocol/embed';
 import { useServiceContext } from './context';
 import { VIEW_KEYS, createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
 import { useLatest } from './use-latest';
@@ -174,7 +181,9 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
   const view: EmbedViewState = {};
   for (const key of VIEW_KEYS) view[key] = (options[key] ?? defaults[key]) as never;
   const { surface } = options;
-  const { publicId, deploymentId, timeGrains, allowExport, switches } = options as Partial<EmbedDashboardOptions & { publicId: string; deploymentId: number }>;
+  const { publicId, deploymentId, timeGrains, allowExport, switches } = options as Partial<
+    EmbedDashboardOptions & { publicId: string; deploymentId: number }
+  >;
   const url = { publicId, deploymentId, timeGrains, allowExport, switches };
   // What reloads: another dashboard, deployment or tenant, or a URL option without an action.
   const loadKey = JSON.stringify([surface, url, context.tenantUrl]);
@@ -234,5 +243,11 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
     }),
     [controller],
   );
-  return { status: snapshot.status, error: snapshot.error, retry: controller.retry, handle, iframeRef: mounted ? setIframe : undefined };
+  return {
+    status: snapshot.status,
+    error: snapshot.error,
+    retry: controller.retry,
+    handle,
+    iframeRef: mounted ? setIframe : undefined,
+  };
 }

@@ -13,7 +13,9 @@ const standalone: { current: QueryClient | undefined } = { current: undefined };
 
 /** A client for the library's own fetches: results are not retried behind the user's back. */
 function createOwnQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } } });
+  return new QueryClient({
+    defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
+  });
 }
 
 /**

@@ -18,7 +18,7 @@ export interface ExternalStore<Snapshot> {
   getSnapshot(): Snapshot;
 }
 
-const identity = <T,>(value: T): T => value;
+const identity = <T>(value: T): T => value;
 
 /**
  * Reads a core store in React. Without `selector`, the component re-renders when the snapshot

@@ -211,7 +211,9 @@ function pathOf(request: Request): string {
  */
 export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHandler {
   if (!isRecord(options) || typeof options.resolveSessionSettings !== 'function') {
-    throw new ServiceConfigError(`${WHO}: pass \`resolveSessionSettings(request)\`, which decides who the chat user is`);
+    throw new ServiceConfigError(
+      `${WHO}: pass \`resolveSessionSettings(request)\`, which decides who the chat user is`,
+    );
   }
   const { apiKey, resolveSessionSettings, onError } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_CHAT_BODY_BYTES;
@@ -253,14 +255,16 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
     } catch {
       return errorAnswer(400, { error: 'The request body could not be read', code: 'bad_request' });
     }
-    if (text === undefined) return errorAnswer(413, { error: 'The request body is too large', code: 'payload_too_large' });
+    if (text === undefined)
+      return errorAnswer(413, { error: 'The request body is too large', code: 'payload_too_large' });
     let value: unknown;
     try {
       value = JSON.parse(text) as unknown;
     } catch {
       return errorAnswer(400, { error: 'The request body is not JSON', code: 'bad_request' });
     }
-    if (!isRecord(value)) return errorAnswer(400, { error: 'The request body must be a JSON object', code: 'bad_request' });
+    if (!isRecord(value))
+      return errorAnswer(400, { error: 'The request body must be a JSON object', code: 'bad_request' });
     return value;
   }
 
@@ -279,7 +283,13 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
     }
     const problems = sessionSettingsProblems(resolution);
     if (problems.length > 0) {
-      report(onError, new ServiceValidationError(problems, { message: `resolveSessionSettings returned invalid sessionSettings: ${problems.join('; ')}` }), request);
+      report(
+        onError,
+        new ServiceValidationError(problems, {
+          message: `resolveSessionSettings returned invalid sessionSettings: ${problems.join('; ')}`,
+        }),
+        request,
+      );
       return errorAnswer(500, {
         error: 'The server decided invalid chat sessionSettings',
         code: 'invalid_session_settings',
@@ -340,7 +350,9 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
       text = scrub(text);
       if (type) return new Response(text, { status, headers: { 'Content-Type': type, ...SAFE_HEADERS } });
       // Anything else (an HTML error page of a proxy in between) is never served as it is.
-      const plain = /^text\/plain\b/i.test(upstream.headers.get('content-type') ?? '') && text.trim().length <= MAX_PLAIN_ERROR_CHARS;
+      const plain =
+        /^text\/plain\b/i.test(upstream.headers.get('content-type') ?? '') &&
+        text.trim().length <= MAX_PLAIN_ERROR_CHARS;
       return errorAnswer(status, {
         error: plain && text.trim() !== '' ? text.trim() : `The chat service answered HTTP ${status}`,
         code: codeForStatus(status),
@@ -387,7 +399,10 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
               if (link.timedOut) {
                 report(onError, timeoutError('chat stream', idleMs), request);
                 emit(controller, scrubber.end());
-                const line = JSON.stringify({ error: `The chat service sent nothing for ${idleMs} ms`, code: 'upstream_timeout' });
+                const line = JSON.stringify({
+                  error: `The chat service sent nothing for ${idleMs} ms`,
+                  code: 'upstream_timeout',
+                });
                 controller.enqueue(encoder.encode(`${atLineStart ? '' : '\n'}${line}\n`));
                 controller.close();
                 return;
@@ -427,7 +442,8 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
     for (const field of BROWSER_CHAT_FIELDS) if (raw[field] !== undefined) body[field] = raw[field];
     // `auth: 'token'`: sessionSettings is the server's business, not checked from the browser.
     const checked = validateChatRequest(body, { auth: 'token' });
-    if (!checked.ok) return errorAnswer(400, { error: 'Invalid chat request', code: 'bad_request', problems: checked.problems });
+    if (!checked.ok)
+      return errorAnswer(400, { error: 'Invalid chat request', code: 'bad_request', problems: checked.problems });
     const settings = await settingsFor(request, { route: 'stream', body: checked.value });
     if (isResponse(settings)) return settings;
     return forward(request, CHAT_STREAM_PATH, { ...checked.value, sessionSettings: settings });

@@ -322,7 +322,11 @@ export interface ServiceClient {
   /** Groups of an embed tenant (§4.3). */
   listEmbedTenantGroups(embedTenantName: string, params?: ListParams): Paginated<EmbedTenantGroup>;
   /** Creates a group in an embed tenant (§4.3). Not retried. */
-  createEmbedTenantGroup(embedTenantName: string, group: EmbedTenantGroupInput, options?: RequestOptions): Promise<EmbedTenantGroup>;
+  createEmbedTenantGroup(
+    embedTenantName: string,
+    group: EmbedTenantGroupInput,
+    options?: RequestOptions,
+  ): Promise<EmbedTenantGroup>;
   /** One group of an embed tenant (§4.3). */
   getEmbedTenantGroup(embedTenantName: string, groupId: number, options?: RequestOptions): Promise<EmbedTenantGroup>;
   /** Changes a group of an embed tenant (§4.3, PATCH). Not retried. */
@@ -335,7 +339,11 @@ export interface ServiceClient {
   /** Deletes a group of an embed tenant (§4.3; 204). */
   deleteEmbedTenantGroup(embedTenantName: string, groupId: number, options?: RequestOptions): Promise<void>;
   /** Members of an embed-tenant group (§4.3). */
-  listEmbedTenantGroupMembers(embedTenantName: string, groupId: number, params?: ListParams): Paginated<EmbedTenantUser>;
+  listEmbedTenantGroupMembers(
+    embedTenantName: string,
+    groupId: number,
+    params?: ListParams,
+  ): Paginated<EmbedTenantUser>;
   /** Adds a member to an embed-tenant group (§4.3). Not retried. */
   addEmbedTenantGroupMember(
     embedTenantName: string,
@@ -356,7 +364,11 @@ export interface ServiceClient {
    */
   setDashboardEmbedding(publicId: string, allowEmbed: boolean, options?: RequestOptions): Promise<unknown>;
   /** Embed access of a workbook (§4.6, GET `.../workbooks/{workbookId}/embed-access`). */
-  getWorkbookEmbedAccess(deploymentId: number, workbookId: number, options?: RequestOptions): Promise<WorkbookEmbedAccess>;
+  getWorkbookEmbedAccess(
+    deploymentId: number,
+    workbookId: number,
+    options?: RequestOptions,
+  ): Promise<WorkbookEmbedAccess>;
   /** Sets embed access of a workbook (§4.6, PUT; idempotent). Returns the service's answer. */
   setWorkbookEmbedAccess(
     deploymentId: number,
@@ -460,14 +472,24 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   async function httpError(response: Response, call: Call): Promise<ServiceHttpError> {
     // Only the start of the body is read: a huge or endless one is cancelled at the cap.
     const { text } = await readCapped(response.body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' }));
-    const read = (await readHttpError(new Response(text, { status: response.status }), call.what, [])) as ServiceHttpError;
+    const read = (await readHttpError(
+      new Response(text, { status: response.status }),
+      call.what,
+      [],
+    )) as ServiceHttpError;
     const { status } = read;
     // Errors end up in logs: a service (or a proxy in between) that echoes the key loses it here.
     const serviceMessage = read.serviceMessage === undefined ? undefined : redact(read.serviceMessage);
     const body = redactDeep(read.body);
     const bodyCode = isRecord(body) && isFilled(body['code']) ? body['code'] : undefined;
-    const code = bodyCode ?? (serviceMessage === undefined ? undefined : call.classify?.(serviceMessage)) ?? codeForStatus(status);
-    return new ServiceHttpError(redact(read.message), { status, code, ...(serviceMessage === undefined ? {} : { serviceMessage }), body });
+    const code =
+      bodyCode ?? (serviceMessage === undefined ? undefined : call.classify?.(serviceMessage)) ?? codeForStatus(status);
+    return new ServiceHttpError(redact(read.message), {
+      status,
+      code,
+      ...(serviceMessage === undefined ? {} : { serviceMessage }),
+      body,
+    });
   }
 
   function redact(text: string): string {
@@ -502,7 +524,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const upstream = upstreamController(signal);
       upstream.start(timeoutMs);
       /** The error to throw for `error`: the caller's abort and the time limit come first. */
-      const settle = (error: unknown) => (signal?.aborted ? abortError(call.what, signal) : upstream.timedOut ? timeoutError(call.what, timeoutMs) : error);
+      const settle = (error: unknown) =>
+        signal?.aborted
+          ? abortError(call.what, signal)
+          : upstream.timedOut
+            ? timeoutError(call.what, timeoutMs)
+            : error;
       try {
         let response: Response;
         try {
@@ -511,7 +538,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           const settled = settle(error);
           if (settled !== error) throw settled;
           if (!canRetry) {
-            throw new ConnectionLostError(`${call.what}: could not reach the service at ${baseUrl}`, { attempts: attempt, cause: error });
+            throw new ConnectionLostError(`${call.what}: could not reach the service at ${baseUrl}`, {
+              attempts: attempt,
+              cause: error,
+            });
           }
           upstream.release();
           await sleep(backoffDelay(attempt, retry), signal, call.what);
@@ -546,7 +576,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       try {
         text = await response.text();
       } catch (error) {
-        throw new ConnectionLostError(`${call.what}: the connection dropped while reading the answer`, { attempts: 1, cause: error });
+        throw new ConnectionLostError(`${call.what}: the connection dropped while reading the answer`, {
+          attempts: 1,
+          cause: error,
+        });
       }
       if (text.trim() === '') return undefined;
       try {
@@ -581,7 +614,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const seen = new Set<string>();
       let cursor = after;
       for (;;) {
-        const page = await sendJson({ ...call, method: 'GET', signal, query: { ...call.query, ...query, first, after: cursor } });
+        const page = await sendJson({
+          ...call,
+          method: 'GET',
+          signal,
+          query: { ...call.query, ...query, first, after: cursor },
+        });
         if (!isListPage(page)) throw invalidResponse(call.what, 'a body that is not a list page ({ items, pageInfo })');
         yield page as ListPage<T>;
         const next = nextPageCursor(page);
@@ -608,18 +646,22 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   const deploymentPath = (deploymentId: number, what: string) =>
     `/api/v1/deployments/${positiveInteger(deploymentId, 'deploymentId', what)}`;
-  const tenantPath = (name: string, what: string) => `/api/v1/embed-tenants/${pathSegment(name, 'embedTenantName', what)}`;
+  const tenantPath = (name: string, what: string) =>
+    `/api/v1/embed-tenants/${pathSegment(name, 'embedTenantName', what)}`;
   const groupPath = (name: string, groupId: number, what: string) =>
     `${tenantPath(name, what)}/groups/${positiveInteger(groupId, 'groupId', what)}`;
 
-  const isGroup = (value: unknown) => isRecord(value) && typeof value['id'] === 'number' && typeof value['name'] === 'string';
+  const isGroup = (value: unknown) =>
+    isRecord(value) && typeof value['id'] === 'number' && typeof value['name'] === 'string';
 
   return {
     async generateSession(request, callOptions = {}) {
       const what = 'generate-session';
       const checked = validateSessionRequest(request);
       if (!checked.ok) {
-        throw new ServiceValidationError(checked.problems, { message: `${what}: invalid session request: ${checked.problems.join('; ')}` });
+        throw new ServiceValidationError(checked.problems, {
+          message: `${what}: invalid session request: ${checked.problems.join('; ')}`,
+        });
       }
       const answer = await sendJson({
         method: 'POST',
@@ -652,7 +694,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const what = 'upsert workbook by slug';
       const attempts = upsertOptions.attempts ?? DEFAULT_UPSERT_ATTEMPTS;
       if (!Number.isInteger(attempts) || attempts < 1) {
-        throw new ServiceConfigError(`${what}: \`attempts\` must be a whole number of 1 or more (got ${String(attempts)})`);
+        throw new ServiceConfigError(
+          `${what}: \`attempts\` must be a whole number of 1 or more (got ${String(attempts)})`,
+        );
       }
       const problems: string[] = [];
       if (typeof deploymentId !== 'number' || !Number.isInteger(deploymentId) || deploymentId < 1) {
@@ -685,7 +729,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             'a workbook',
           );
         } catch (error) {
-          const conflict = ServiceHttpError.isInstance(error) && error.status === 409 && error.code === UPSERT_BRANCH_CHANGED;
+          const conflict =
+            ServiceHttpError.isInstance(error) && error.status === 409 && error.code === UPSERT_BRANCH_CHANGED;
           if (!conflict || attempt >= attempts) throw error;
           await sleep(backoffDelay(attempt, retry), signal, what);
         }
@@ -693,10 +738,24 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
 
     listWorkbooks(deploymentId, params) {
-      return paginate<Workbook>(() => ({ path: `${deploymentPath(deploymentId, 'list workbooks')}/workbooks`, scheme: 'Bearer', what: 'list workbooks' }), params);
+      return paginate<Workbook>(
+        () => ({
+          path: `${deploymentPath(deploymentId, 'list workbooks')}/workbooks`,
+          scheme: 'Bearer',
+          what: 'list workbooks',
+        }),
+        params,
+      );
     },
     listFolders(deploymentId, params) {
-      return paginate<Folder>(() => ({ path: `${deploymentPath(deploymentId, 'list folders')}/folders`, scheme: 'Bearer', what: 'list folders' }), params);
+      return paginate<Folder>(
+        () => ({
+          path: `${deploymentPath(deploymentId, 'list folders')}/folders`,
+          scheme: 'Bearer',
+          what: 'list folders',
+        }),
+        params,
+      );
     },
     listReports(deploymentId, params = {}) {
       const { sortBy, search, folderId, externalWorkbookId, ...rest } = params;
@@ -711,31 +770,56 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       );
     },
     listDeployments(params) {
-      return paginate<Deployment>(() => ({ path: '/api/v1/deployments/', scheme: 'Bearer', what: 'list deployments' }), params);
+      return paginate<Deployment>(
+        () => ({ path: '/api/v1/deployments/', scheme: 'Bearer', what: 'list deployments' }),
+        params,
+      );
     },
 
     listEmbedTenants(params) {
-      return paginate<EmbedTenant>(() => ({ path: '/api/v1/embed-tenants/', scheme: 'Api-Key', what: 'list embed tenants' }), params);
+      return paginate<EmbedTenant>(
+        () => ({ path: '/api/v1/embed-tenants/', scheme: 'Api-Key', what: 'list embed tenants' }),
+        params,
+      );
     },
     async deleteEmbedTenant(embedTenantName, callOptions = {}) {
       const what = 'delete embed tenant';
       // 0.3.0: this path has no trailing slash.
-      await sendEmpty({ method: 'DELETE', path: tenantPath(embedTenantName, what), scheme: 'Api-Key', what, signal: callOptions.signal });
+      await sendEmpty({
+        method: 'DELETE',
+        path: tenantPath(embedTenantName, what),
+        scheme: 'Api-Key',
+        what,
+        signal: callOptions.signal,
+      });
     },
     listEmbedTenantUsers(embedTenantName, params) {
       const what = 'list embed tenant users';
-      return paginate<EmbedTenantUser>(() => ({ path: `${tenantPath(embedTenantName, what)}/users`, scheme: 'Api-Key', what }), params);
+      return paginate<EmbedTenantUser>(
+        () => ({ path: `${tenantPath(embedTenantName, what)}/users`, scheme: 'Api-Key', what }),
+        params,
+      );
     },
     listEmbedTenantGroups(embedTenantName, params) {
       const what = 'list embed tenant groups';
-      return paginate<EmbedTenantGroup>(() => ({ path: `${tenantPath(embedTenantName, what)}/groups`, scheme: 'Api-Key', what }), params);
+      return paginate<EmbedTenantGroup>(
+        () => ({ path: `${tenantPath(embedTenantName, what)}/groups`, scheme: 'Api-Key', what }),
+        params,
+      );
     },
     async createEmbedTenantGroup(embedTenantName, group, callOptions = {}) {
       const what = 'create embed tenant group';
       if (!isRecord(group)) throw new ServiceValidationError(['group: must be an object { name, description? }']);
       nonEmptyString(group.name, 'group.name', what);
       return sendRecord<EmbedTenantGroup>(
-        { method: 'POST', path: `${tenantPath(embedTenantName, what)}/groups`, scheme: 'Api-Key', what, body: group, signal: callOptions.signal },
+        {
+          method: 'POST',
+          path: `${tenantPath(embedTenantName, what)}/groups`,
+          scheme: 'Api-Key',
+          what,
+          body: group,
+          signal: callOptions.signal,
+        },
         isGroup,
         'a group',
       );
@@ -743,7 +827,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     async getEmbedTenantGroup(embedTenantName, groupId, callOptions = {}) {
       const what = 'get embed tenant group';
       return sendRecord<EmbedTenantGroup>(
-        { method: 'GET', path: groupPath(embedTenantName, groupId, what), scheme: 'Api-Key', what, signal: callOptions.signal },
+        {
+          method: 'GET',
+          path: groupPath(embedTenantName, groupId, what),
+          scheme: 'Api-Key',
+          what,
+          signal: callOptions.signal,
+        },
         isGroup,
         'a group',
       );
@@ -752,18 +842,34 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const what = 'update embed tenant group';
       if (!isRecord(patch)) throw new ServiceValidationError(['patch: must be an object { name?, description? }']);
       return sendRecord<EmbedTenantGroup>(
-        { method: 'PATCH', path: groupPath(embedTenantName, groupId, what), scheme: 'Api-Key', what, body: patch, signal: callOptions.signal },
+        {
+          method: 'PATCH',
+          path: groupPath(embedTenantName, groupId, what),
+          scheme: 'Api-Key',
+          what,
+          body: patch,
+          signal: callOptions.signal,
+        },
         isGroup,
         'a group',
       );
     },
     async deleteEmbedTenantGroup(embedTenantName, groupId, callOptions = {}) {
       const what = 'delete embed tenant group';
-      await sendEmpty({ method: 'DELETE', path: groupPath(embedTenantName, groupId, what), scheme: 'Api-Key', what, signal: callOptions.signal });
+      await sendEmpty({
+        method: 'DELETE',
+        path: groupPath(embedTenantName, groupId, what),
+        scheme: 'Api-Key',
+        what,
+        signal: callOptions.signal,
+      });
     },
     listEmbedTenantGroupMembers(embedTenantName, groupId, params) {
       const what = 'list embed tenant group members';
-      return paginate<EmbedTenantUser>(() => ({ path: `${groupPath(embedTenantName, groupId, what)}/users`, scheme: 'Api-Key', what }), params);
+      return paginate<EmbedTenantUser>(
+        () => ({ path: `${groupPath(embedTenantName, groupId, what)}/users`, scheme: 'Api-Key', what }),
+        params,
+      );
     },
     async addEmbedTenantGroupMember(embedTenantName, groupId, member, callOptions = {}) {
       const what = 'add embed tenant group member';
@@ -819,7 +925,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     async setWorkbookEmbedAccess(deploymentId, workbookId, access, callOptions = {}) {
       const what = 'set workbook embed access';
       if (!isRecord(access) || (access.action !== 'read' && access.action !== 'none')) {
-        throw new ServiceValidationError(['access.action: must be "read" or "none"'], { message: `${what}: access.action must be "read" or "none"` });
+        throw new ServiceValidationError(['access.action: must be "read" or "none"'], {
+          message: `${what}: access.action must be "read" or "none"`,
+        });
       }
       const answer = await sendJson({
         method: 'PUT',

@@ -64,15 +64,14 @@ export type {
 export { createChatProxyHandler, DEFAULT_MAX_CHAT_BODY_BYTES } from './chat-proxy';
 export { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './chat-proxy';
 export { DEFAULT_TIMEOUT_MS } from './transport';
-export type {
-  ChatProxyContext,
-  SessionSettingsResolution,
-  ChatProxyOptions,
-  ChatProxyHandler,
-} from './chat-proxy';
+export type { ChatProxyContext, SessionSettingsResolution, ChatProxyOptions, ChatProxyHandler } from './chat-proxy';
 export type { HandlerErrorListener } from './transport';
 // The shapes the browser and these routes exchange live in the protocol, shared with the browser.
-export { BROWSER_CHAT_FIELDS, DEFAULT_EMBED_SESSION_ROUTE, parseEmbedSessionBrowserRequest } from '../core/protocol/host-routes';
+export {
+  BROWSER_CHAT_FIELDS,
+  DEFAULT_EMBED_SESSION_ROUTE,
+  parseEmbedSessionBrowserRequest,
+} from '../core/protocol/host-routes';
 export type { EmbedSessionBrowserRequest, BrowserChatRequest, HandlerErrorBody } from '../core/protocol/host-routes';
 
 // Node adapter (duck-typed: no Node import)

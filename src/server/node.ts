@@ -70,7 +70,11 @@ export interface NodeHandlerOptions {
 }
 
 /** A Node-style handler; `next` (Express) receives errors the handler throws before answering. */
-export type NodeHandler = (req: NodeRequestLike, res: NodeResponseLike, next?: (error?: unknown) => void) => Promise<void>;
+export type NodeHandler = (
+  req: NodeRequestLike,
+  res: NodeResponseLike,
+  next?: (error?: unknown) => void,
+) => Promise<void>;
 
 const encoder = new TextEncoder();
 
@@ -175,7 +179,11 @@ export function toNodeHandler(handler: RouteHandler, options: NodeHandlerOptions
       const url = urlOf(req);
       if (url === undefined) {
         // The client's mistake (or a probe), not the server's: answered, not reported.
-        await writeResponse(errorAnswer(400, { error: 'The Host header is not a valid host', code: 'bad_request' }), res, disconnected.signal);
+        await writeResponse(
+          errorAnswer(400, { error: 'The Host header is not a valid host', code: 'bad_request' }),
+          res,
+          disconnected.signal,
+        );
         return;
       }
       const body = method === 'GET' || method === 'HEAD' ? undefined : bodyOf(req);

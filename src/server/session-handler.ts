@@ -17,7 +17,11 @@ import {
   ServiceHttpError,
   ServiceValidationError,
 } from '../core/errors';
-import { parseEmbedSessionBrowserRequest, type EmbedSessionBrowserRequest, type HandlerErrorBody } from '../core/protocol/host-routes';
+import {
+  parseEmbedSessionBrowserRequest,
+  type EmbedSessionBrowserRequest,
+  type HandlerErrorBody,
+} from '../core/protocol/host-routes';
 import type { SessionRequest } from '../core/protocol/session';
 import { isRecord } from '../core/protocol/shared';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client';
@@ -120,9 +124,11 @@ const PASSED_STATUSES = new Set([403, 404, 429]);
  * no-store`. `code` defaults to `unauthorized` for 401 and `forbidden` otherwise.
  */
 export function refuseSession(status: 401 | 403 | 404 | 429, message: string, code?: string): Response {
-  return errorAnswer(status, { error: message, code: code ?? (status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : 'refused') });
+  return errorAnswer(status, {
+    error: message,
+    code: code ?? (status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : 'refused'),
+  });
 }
-
 
 /**
  * Creates the host's embed-session route: `POST` with `Content-Type: application/json` and an
@@ -166,7 +172,13 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
   }
   const client: Pick<ServiceClient, 'generateSession'> =
     options.client ??
-    createServiceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: options.fetch, retry: options.retry, timeoutMs: options.timeoutMs });
+    createServiceClient({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      fetch: options.fetch,
+      retry: options.retry,
+      timeoutMs: options.timeoutMs,
+    });
   if (typeof client.generateSession !== 'function') {
     throw new ServiceConfigError('createSessionHandler: `client` must come from createServiceClient');
   }
@@ -195,23 +207,37 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
       return errorAnswer(status, body);
     }
     if (ServiceError.isInstance(error) && error.code === 'upstream_timeout') {
-      return errorAnswer(504, { error: 'The analytics service did not answer in time for an embed session', code: error.code });
+      return errorAnswer(504, {
+        error: 'The analytics service did not answer in time for an embed session',
+        code: error.code,
+      });
     }
-    if (ConnectionLostError.isInstance(error) || (ServiceError.isInstance(error) && error.code === 'invalid_response')) {
+    if (
+      ConnectionLostError.isInstance(error) ||
+      (ServiceError.isInstance(error) && error.code === 'invalid_response')
+    ) {
       // Unreachable, or an answer without a session: the service could not give one.
-      return errorAnswer(502, { error: 'The analytics service could not be reached for an embed session', code: error.code });
+      return errorAnswer(502, {
+        error: 'The analytics service could not be reached for an embed session',
+        code: error.code,
+      });
     }
     return errorAnswer(500, { error: 'Could not create an embed session', code: 'internal_error' });
   }
 
   return async function sessionHandler(request: Request): Promise<Response> {
     if (request.method !== 'POST') {
-      return errorAnswer(405, { error: 'Use POST to ask for an embed session', code: 'method_not_allowed' }, { Allow: 'POST' });
+      return errorAnswer(
+        405,
+        { error: 'Use POST to ask for an embed session', code: 'method_not_allowed' },
+        { Allow: 'POST' },
+      );
     }
     const foreign = refuseForeignRequest(request, allowedOrigins);
     if (foreign) return foreign;
     const text = await readLimitedText(request, MAX_BODY_BYTES).catch(() => '');
-    if (text === undefined) return errorAnswer(413, { error: 'The request body is too large', code: 'payload_too_large' });
+    if (text === undefined)
+      return errorAnswer(413, { error: 'The request body is too large', code: 'payload_too_large' });
     let parsed: unknown;
     if (text.trim() !== '') {
       try {
@@ -221,7 +247,12 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
       }
     }
     const hints = parseEmbedSessionBrowserRequest(parsed);
-    if (!hints.ok) return errorAnswer(400, { error: 'Invalid embed session request', code: 'bad_request', problems: hints.problems });
+    if (!hints.ok)
+      return errorAnswer(400, {
+        error: 'Invalid embed session request',
+        code: 'bad_request',
+        problems: hints.problems,
+      });
 
     let resolution: SessionResolution;
     try {
@@ -234,7 +265,10 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
       return errorAnswer(401, { error: 'Sign in to view embedded analytics', code: 'unauthorized' });
     }
     if (!isRecord(resolution)) {
-      return serverFailure(request, new ServiceValidationError(['resolve: must return a session request object, a Response or null']));
+      return serverFailure(
+        request,
+        new ServiceValidationError(['resolve: must return a session request object, a Response or null']),
+      );
     }
     const sessionRequest = { ...resolution, deploymentId: resolution.deploymentId ?? deploymentId } as SessionRequest;
     try {
@@ -242,7 +276,8 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
       return jsonAnswer(200, { sessionId });
     } catch (error) {
       // The browser went away: nobody reads the answer.
-      if (ServiceAbortError.isInstance(error)) return errorAnswer(499, { error: 'The request was cancelled', code: 'aborted' });
+      if (ServiceAbortError.isInstance(error))
+        return errorAnswer(499, { error: 'The request was cancelled', code: 'aborted' });
       return serverFailure(request, error);
     }
   };

@@ -51,7 +51,9 @@ export function checkServiceUrl(url: unknown, name: string, who: string): string
 export function pathSegment(value: unknown, name: string, what: string): string {
   const problem = segmentProblem(value);
   if (problem !== undefined) {
-    throw new ServiceValidationError([`${name}: ${problem}`], { message: `${what}: ${name} ${problem} (nothing was sent)` });
+    throw new ServiceValidationError([`${name}: ${problem}`], {
+      message: `${what}: ${name} ${problem} (nothing was sent)`,
+    });
   }
   return encodeURIComponent(value as string);
 }
@@ -91,7 +93,11 @@ export interface RetryOptions {
 }
 
 /** The defaults of {@link RetryOptions}. */
-export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({ retries: 2, baseDelayMs: 250, maxDelayMs: 4000 });
+export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({
+  retries: 2,
+  baseDelayMs: 250,
+  maxDelayMs: 4000,
+});
 
 /** Applies defaults (an `undefined` field keeps its default) and refuses values that cannot work. */
 export function resolveRetry(value: RetryOptions | false | undefined, who: string): Required<RetryOptions> {
@@ -126,7 +132,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The check of a `…TimeoutMs` option, for {@link checkOptions}. */
 export function timeoutCheck(value: number, name: string): readonly [boolean, string] {
-  return [isAmount(value, 1) && value <= MAX_TIMER_MS, `\`${name}\` must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`];
+  return [
+    isAmount(value, 1) && value <= MAX_TIMER_MS,
+    `\`${name}\` must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`,
+  ];
 }
 
 /** The error of an upstream that did not answer in time (code `upstream_timeout`). */
@@ -253,7 +262,8 @@ export function resolveAllowedOrigins(value: unknown, who: string): ReadonlySet<
       } catch {
         origin = undefined;
       }
-      if (origin === undefined || origin === 'null' || origin !== String(item).replace(/\/$/, '')) throw new ServiceConfigError(problem);
+      if (origin === undefined || origin === 'null' || origin !== String(item).replace(/\/$/, ''))
+        throw new ServiceConfigError(problem);
       return origin;
     }),
   );
@@ -296,7 +306,10 @@ export function refuseForeignRequest(request: Request, allowedOrigins: ReadonlyS
   }
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
-    return errorAnswer(415, { error: 'Send the body as Content-Type: application/json', code: 'unsupported_media_type' });
+    return errorAnswer(415, {
+      error: 'Send the body as Content-Type: application/json',
+      code: 'unsupported_media_type',
+    });
   }
   return undefined;
 }
@@ -328,7 +341,10 @@ export function report(listener: HandlerErrorListener | undefined, error: unknow
  * body is cancelled (which closes an upstream connection), so a huge or endless body costs no
  * more than the limit. `cut` says whether there was more.
  */
-export async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<{ text: string; cut: boolean }> {
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<{ text: string; cut: boolean }> {
   if (!body) return { text: '', cut: false };
   const reader = body.getReader();
   const decoder = new TextDecoder();

@@ -113,10 +113,15 @@ export function defaultEmbedEvents(load: FakeEmbedLoad): FakeEmbedEvent[] {
     },
     {
       type: 'service:event:view',
-      payload: { surface, path: surface === 'dashboard' ? `/dashboard/${publicId ?? ''}` : surface === 'chat' ? '/chat' : '/', ...ids },
+      payload: {
+        surface,
+        path: surface === 'dashboard' ? `/dashboard/${publicId ?? ''}` : surface === 'chat' ? '/chat' : '/',
+        ...ids,
+      },
     },
   ];
-  if (surface === 'dashboard') events.push({ type: 'service:event:dashboard-loaded', payload: { ...ids, widgetCount: 0, loadDurationMs: 0 } });
+  if (surface === 'dashboard')
+    events.push({ type: 'service:event:dashboard-loaded', payload: { ...ids, widgetCount: 0, loadDurationMs: 0 } });
   return events;
 }
 
@@ -240,7 +245,11 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
     posted += 1;
     const target = posted;
     page.window.postMessage({ fakeEmbed: nonce, message }, origin);
-    await until(() => (delivered >= target || current !== page ? true : undefined), limitMs, 'delivery of an emitted message');
+    await until(
+      () => (delivered >= target || current !== page ? true : undefined),
+      limitMs,
+      'delivery of an emitted message',
+    );
   };
 
   const emit = (event: FakeEmbedEvent, load: FakeEmbedLoad): Promise<void> =>
@@ -266,7 +275,8 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
     delivered = 0;
     posted = 0;
     wake();
-    const events = typeof options.events === 'function' ? options.events(load) : (options.events ?? defaultEmbedEvents(load));
+    const events =
+      typeof options.events === 'function' ? options.events(load) : (options.events ?? defaultEmbedEvents(load));
     void (async () => {
       for (const event of events) {
         if (current !== page || disposed) return;
@@ -324,11 +334,17 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
     loads,
     actions,
     received,
-    loaded: (count = 1) => until(() => (pages.length >= count ? pages[count - 1]!.load : undefined), limitMs, `load ${count}`),
-    emit: (event) => post((load: FakeEmbedLoad) => createEmbedEvent({ surface: load.surface, ...event } as EmbedEventInit)),
+    loaded: (count = 1) =>
+      until(() => (pages.length >= count ? pages[count - 1]!.load : undefined), limitMs, `load ${count}`),
+    emit: (event) =>
+      post((load: FakeEmbedLoad) => createEmbedEvent({ surface: load.surface, ...event } as EmbedEventInit)),
     emitRaw: (message) => post(() => message),
     waitForAction: <T extends EmbedActionType>(type: T, { timeoutMs = limitMs }: { timeoutMs?: number } = {}) =>
-      until(() => actions.find((action): action is Extract<EmbedAction, { type: T }> => action.type === type), timeoutMs, `action ${type}`),
+      until(
+        () => actions.find((action): action is Extract<EmbedAction, { type: T }> => action.type === type),
+        timeoutMs,
+        `action ${type}`,
+      ),
     dispose() {
       if (disposed) return;
       disposed = true;

@@ -6,7 +6,13 @@
  *
  * @module
  */
-import { CHAT_ABORT_PATH, CHAT_STREAM_PATH, SENTINEL_IDS, type AbortedLine, type SuspendedLine } from '../core/protocol/chat';
+import {
+  CHAT_ABORT_PATH,
+  CHAT_STREAM_PATH,
+  SENTINEL_IDS,
+  type AbortedLine,
+  type SuspendedLine,
+} from '../core/protocol/chat';
 
 /**
  * How an answer's text is cut into the chunks the body yields: `'lines'` (one NDJSON line a chunk,
@@ -102,11 +108,22 @@ export interface ReplayFetch {
 }
 
 const ECHO_ID = /"id":"\d{13,}-message"/;
-const ZERO_USAGE = { models: [], llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
+const ZERO_USAGE = {
+  models: [],
+  llmCalls: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheWriteTokens: 0,
+  cacheReadTokens: 0,
+  totalTokens: 0,
+};
 
 /** The NDJSON lines of `text`, each with its newline. */
 function linesOf(text: string): string[] {
-  return text.split('\n').filter((line) => line !== '').map((line) => `${line}\n`);
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => `${line}\n`);
 }
 
 /** Cuts `text` into chunks as `chunking` says. */
@@ -199,9 +216,13 @@ export function createReplayFetch(options: ReplayFetchOptions): ReplayFetch {
     }
     let text = pickTranscript(body['messageId']);
     if (text === undefined) {
-      return Response.json({ error: `createReplayFetch: no transcript left for stream request ${index + 1}` }, { status: 500 });
+      return Response.json(
+        { error: `createReplayFetch: no transcript left for stream request ${index + 1}` },
+        { status: 500 },
+      );
     }
-    if (echoMessageId && typeof body['messageId'] === 'string') text = text.replace(ECHO_ID, `"id":"${body['messageId']}"`);
+    if (echoMessageId && typeof body['messageId'] === 'string')
+      text = text.replace(ECHO_ID, `"id":"${body['messageId']}"`);
     const chatId = (typeof body['chatId'] === 'string' ? body['chatId'] : undefined) ?? cutoffChatId(text);
 
     let lines = linesOf(text);
@@ -235,7 +256,8 @@ export function createReplayFetch(options: ReplayFetchOptions): ReplayFetch {
         if (signal?.aborted) return controller.error(signal.reason);
         // A copy: a reader may transfer or detach what it gets.
         if (index_ < queue.length) return controller.enqueue(queue[index_++]!.slice());
-        if (ending === 'drop') return controller.error(new TypeError('network error: connection dropped (createReplayFetch fault)'));
+        if (ending === 'drop')
+          return controller.error(new TypeError('network error: connection dropped (createReplayFetch fault)'));
         if (ending === 'hold') {
           const released = await new Promise<boolean>((resolve) => {
             const release = (): void => resolve(true);
@@ -247,8 +269,17 @@ export function createReplayFetch(options: ReplayFetchOptions): ReplayFetch {
             }
           });
           if (!released) return controller.error(signal?.reason);
-          const aborted: AbortedLine = { id: SENTINEL_IDS.aborted, type: 'abort', code: 'chat_aborted', error: 'The chat was aborted by the user' };
-          controller.enqueue(new TextEncoder().encode(json(aborted) + json({ id: SENTINEL_IDS.usage, type: 'usage', usage: ZERO_USAGE })));
+          const aborted: AbortedLine = {
+            id: SENTINEL_IDS.aborted,
+            type: 'abort',
+            code: 'chat_aborted',
+            error: 'The chat was aborted by the user',
+          };
+          controller.enqueue(
+            new TextEncoder().encode(
+              json(aborted) + json({ id: SENTINEL_IDS.usage, type: 'usage', usage: ZERO_USAGE }),
+            ),
+          );
         }
         controller.close();
       },
@@ -268,8 +299,13 @@ export function createReplayFetch(options: ReplayFetchOptions): ReplayFetch {
     }
     let body: Record<string, unknown>;
     try {
-      const parsed: unknown = JSON.parse(init?.body !== undefined ? await new Response(init.body).text() : await original!.text());
-      body = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+      const parsed: unknown = JSON.parse(
+        init?.body !== undefined ? await new Response(init.body).text() : await original!.text(),
+      );
+      body =
+        parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+          ? (parsed as Record<string, unknown>)
+          : {};
     } catch {
       return Response.json({ error: 'Invalid JSON body' }, { status: 400 });
     }

@@ -42,7 +42,10 @@ export interface ReplayStoryContext<TArgs> {
 export function withReplayFetch(options: WithReplayFetchOptions) {
   const { url = '/replay', ...replayOptions } = options;
   const replays = new Map<string, ReplayFetch>();
-  const decorator = <TArgs, TResult>(story: (update?: { args?: TArgs }) => TResult, context: ReplayStoryContext<TArgs>): TResult => {
+  const decorator = <TArgs, TResult>(
+    story: (update?: { args?: TArgs }) => TResult,
+    context: ReplayStoryContext<TArgs>,
+  ): TResult => {
     let replay = replays.get(context.id);
     if (!replay) {
       replay = createReplayFetch(replayOptions);

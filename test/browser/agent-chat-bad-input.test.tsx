@@ -28,14 +28,41 @@ const DATA = [
   ['shipped', '45'],
   ['processing', '12'],
 ];
-const BARS = JSON.stringify({ mark: 'bar', encoding: { x: { field: 'status', type: 'nominal' }, y: { field: 'orders', type: 'quantitative' } } });
+const BARS = JSON.stringify({
+  mark: 'bar',
+  encoding: { x: { field: 'status', type: 'nominal' }, y: { field: 'orders', type: 'quantitative' } },
+});
 
 function sqlCall(id: string, sort: number, title: string, result: Record<string, unknown>): unknown[] {
-  const input = JSON.stringify({ sqlQuery: 'SELECT status, COUNT(*) AS orders FROM orders GROUP BY 1', queryTitle: title, description: title, userRequest: 'orders by status', vegaSpec: result['vegaSpec'] });
+  const input = JSON.stringify({
+    sqlQuery: 'SELECT status, COUNT(*) AS orders FROM orders GROUP BY 1',
+    queryTitle: title,
+    description: title,
+    userRequest: 'orders by status',
+    vegaSpec: result['vegaSpec'],
+  });
   const toolCall = { name: 'serviceSqlApi', input };
   return [
     { id, role: 'assistant', toolCall, graphPath: TOOLS, isInProcess: true, isDelta: false, sort },
-    { id, role: 'assistant', toolCall: { ...toolCall, result: JSON.stringify({ sqlQuery: 'SELECT 1', queryTitle: title, schema: SCHEMA, data: DATA, totalRows: DATA.length, ...result }) }, graphPath: TOOLS, isInProcess: false, isDelta: false, sort },
+    {
+      id,
+      role: 'assistant',
+      toolCall: {
+        ...toolCall,
+        result: JSON.stringify({
+          sqlQuery: 'SELECT 1',
+          queryTitle: title,
+          schema: SCHEMA,
+          data: DATA,
+          totalRows: DATA.length,
+          ...result,
+        }),
+      },
+      graphPath: TOOLS,
+      isInProcess: false,
+      isDelta: false,
+      sort,
+    },
   ];
 }
 
@@ -47,7 +74,15 @@ function streamed(id: string, sort: number, text: string, count: number, graphPa
   const size = Math.ceil(text.length / count);
   const lines: unknown[] = [];
   for (let start = 0; start < text.length; start += size) {
-    lines.push({ id, role: 'assistant', content: text.slice(start, start + size), graphPath, isInProcess: true, isDelta: true, sort });
+    lines.push({
+      id,
+      role: 'assistant',
+      content: text.slice(start, start + size),
+      graphPath,
+      isInProcess: true,
+      isDelta: true,
+      sort,
+    });
   }
   lines.push({ id, role: 'assistant', content: text, graphPath, isInProcess: false, isDelta: false, sort });
   return lines;
@@ -55,16 +90,58 @@ function streamed(id: string, sort: number, text: string, count: number, graphPa
 
 const TRANSCRIPT = [
   { id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId: CHAT_ID }, sort: 0 },
-  { id: '1767225600000-message', role: 'user', content: 'How many orders are in each status?', isDelta: false, sort: 1 },
-  { id: 'cut-input', role: 'assistant', toolCall: { name: 'serviceSqlApi', input: '{"sqlQuery":"SELECT sta', result: '{}' }, graphPath: TOOLS, isInProcess: false, isDelta: false, sort: 2 },
-  { id: 'cut-result', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{"searchQuery":"orders"}', result: '{"cubes":[{"name":"orders","memb' }, graphPath: TOOLS, isInProcess: false, isDelta: false, sort: 3 },
-  ...sqlCall('not-vega-lite', 4, 'Not Vega-Lite', { vegaSpec: JSON.stringify({ mark: 'no-such-mark', encoding: { x: { field: 'status' } } }) }),
+  {
+    id: '1767225600000-message',
+    role: 'user',
+    content: 'How many orders are in each status?',
+    isDelta: false,
+    sort: 1,
+  },
+  {
+    id: 'cut-input',
+    role: 'assistant',
+    toolCall: { name: 'serviceSqlApi', input: '{"sqlQuery":"SELECT sta', result: '{}' },
+    graphPath: TOOLS,
+    isInProcess: false,
+    isDelta: false,
+    sort: 2,
+  },
+  {
+    id: 'cut-result',
+    role: 'assistant',
+    toolCall: { name: 'serviceMeta', input: '{"searchQuery":"orders"}', result: '{"cubes":[{"name":"orders","memb' },
+    graphPath: TOOLS,
+    isInProcess: false,
+    isDelta: false,
+    sort: 3,
+  },
+  ...sqlCall('not-vega-lite', 4, 'Not Vega-Lite', {
+    vegaSpec: JSON.stringify({ mark: 'no-such-mark', encoding: { x: { field: 'status' } } }),
+  }),
   ...sqlCall('not-json', 5, 'Not JSON', { vegaSpec: '{"mark": "bar", "encoding": {' }),
   ...sqlCall('mismatch', 6, 'Rows off schema', { vegaSpec: BARS, data: [['completed', '120'], ['shipped']] }),
   ...sqlCall('good', 7, 'Orders by status', { vegaSpec: BARS }),
-  ...streamed('bomb', 8, `Quotes:\n\n${NESTED}\n\nA long line:\n\n${LONG_LINE}\n\nAfter the bomb, **still markdown**.`, 40, AGENT),
+  ...streamed(
+    'bomb',
+    8,
+    `Quotes:\n\n${NESTED}\n\nA long line:\n\n${LONG_LINE}\n\nAfter the bomb, **still markdown**.`,
+    40,
+    AGENT,
+  ),
   ...streamed('answer', 9, 'There are **120** completed orders.', 4, ['final']),
-  { id: '__usage__', type: 'usage', usage: { models: ['m'], llmCalls: 3, inputTokens: 10, outputTokens: 10, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 20 } },
+  {
+    id: '__usage__',
+    type: 'usage',
+    usage: {
+      models: ['m'],
+      llmCalls: 3,
+      inputTokens: 10,
+      outputTokens: 10,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
+      totalTokens: 20,
+    },
+  },
 ]
   .map((line) => JSON.stringify(line))
   .join('\n');
@@ -77,7 +154,9 @@ afterEach(() => {
 });
 
 const toolCall = (container: HTMLElement, title: string): HTMLElement =>
-  [...container.querySelectorAll<HTMLElement>('[data-part="tool-call"]')].find((part) => part.querySelector('.service-result-sql-tool__title')?.textContent === title)!;
+  [...container.querySelectorAll<HTMLElement>('[data-part="tool-call"]')].find(
+    (part) => part.querySelector('.service-result-sql-tool__title')?.textContent === title,
+  )!;
 
 describe('AgentChat with bad input (real Chromium)', () => {
   it('each bad part is an error card or plain text in its own place; the rest of the conversation renders and the chat finishes', async () => {
@@ -91,8 +170,14 @@ describe('AgentChat with bad input (real Chromium)', () => {
     root = current;
     flushSync(() => current.render(<AgentChat url="/recorded" fetch={replay.fetch} />));
     const container = host;
-    await userEvent.type(container.querySelector<HTMLElement>('textarea')!, 'How many orders are in each status?{Enter}');
-    await vi.waitFor(() => expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready'), { timeout: 30_000 });
+    await userEvent.type(
+      container.querySelector<HTMLElement>('textarea')!,
+      'How many orders are in each status?{Enter}',
+    );
+    await vi.waitFor(
+      () => expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready'),
+      { timeout: 30_000 },
+    );
 
     // The question and the final answer, as if nothing had gone wrong.
     expect(container.querySelector('[data-role="user"]')?.textContent).toContain('How many orders are in each status?');
@@ -100,7 +185,9 @@ describe('AgentChat with bad input (real Chromium)', () => {
     expect(answer.querySelector('strong')?.textContent).toBe('120');
 
     // Tool calls whose JSON is cut: an error card each, naming the tool and what failed to parse.
-    const cutInput = container.querySelector<HTMLElement>('[data-part="tool-call"][data-tool="serviceSqlApi"][data-state="error"]')!;
+    const cutInput = container.querySelector<HTMLElement>(
+      '[data-part="tool-call"][data-tool="serviceSqlApi"][data-state="error"]',
+    )!;
     expect(cutInput.querySelector('[role="group"]')?.getAttribute('aria-label')).toBe('serviceSqlApi failed');
     expect(cutInput.textContent).toMatch(/Tool input is not valid JSON/);
     const cutResult = container.querySelector<HTMLElement>('[data-part="tool-call"][data-tool="serviceMeta"]')!;
@@ -130,10 +217,17 @@ describe('AgentChat with bad input (real Chromium)', () => {
 
     // The markdown bomb: no quote nesting at all, the 1 MB line as plain text in pieces with every
     // character kept, and the markdown after it rendered as markdown.
-    const bomb = [...container.querySelectorAll<HTMLElement>('[data-role="assistant"]')].find((message) => message.textContent?.includes('Quotes:'))!;
+    const bomb = [...container.querySelectorAll<HTMLElement>('[data-role="assistant"]')].find((message) =>
+      message.textContent?.includes('Quotes:'),
+    )!;
     expect(bomb.querySelectorAll('blockquote')).toHaveLength(0);
     const plain = [...bomb.querySelectorAll<HTMLElement>('[data-part="markdown-plain"]')];
-    expect(plain.filter((part) => part.dataset.reason === 'depth').map((part) => part.textContent).join('')).toContain('the bottom of the quotes');
+    expect(
+      plain
+        .filter((part) => part.dataset.reason === 'depth')
+        .map((part) => part.textContent)
+        .join(''),
+    ).toContain('the bottom of the quotes');
     const pieces = plain.filter((part) => part.dataset.reason === 'length');
     expect(pieces).toHaveLength(Math.ceil(LONG_LINE.length / DEFAULT_MARKDOWN_LIMITS.maxBlockLength));
     // Every character of the line, its line end included.

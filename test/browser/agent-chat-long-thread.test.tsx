@@ -32,7 +32,8 @@ async function open(count: number) {
   // A question asked in the thread streams the recorded answer in small chunks.
   const answer = createReplayFetch({ transcript: revenueTranscript, chunking: 64 });
   const fake = {
-    fetch: ((input, init) => (String(init?.body).includes('"input"') ? answer.fetch : thread.fetch)(input, init)) as typeof fetch,
+    fetch: ((input, init) =>
+      (String(init?.body).includes('"input"') ? answer.fetch : thread.fetch)(input, init)) as typeof fetch,
   };
   const durations: number[] = [];
   const started = performance.now();
@@ -43,7 +44,10 @@ async function open(count: number) {
       </Profiler>,
     ),
   );
-  await vi.waitFor(() => expect(container.querySelectorAll('[data-part="message"]')).toHaveLength(Math.min(count, 50)), { timeout: 20_000 });
+  await vi.waitFor(
+    () => expect(container.querySelectorAll('[data-part="message"]')).toHaveLength(Math.min(count, 50)),
+    { timeout: 20_000 },
+  );
   return { container, durations, openMs: performance.now() - started };
 }
 
@@ -60,7 +64,10 @@ async function streamingCommitMs(count: number): Promise<number> {
   });
   durations.length = 0;
   form.requestSubmit();
-  await vi.waitFor(() => expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready'), { timeout: 20_000 });
+  await vi.waitFor(
+    () => expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready'),
+    { timeout: 20_000 },
+  );
   const sorted = [...durations].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
@@ -94,7 +101,9 @@ describe('a long thread', () => {
     // only what is under a thirtieth of a frame; a commit that grows with the thread still fails.
     const floor = 0.5;
     const ratio = Math.max(long, floor) / Math.max(short, floor);
-    console.info(`median commit while streaming: ${short.toFixed(2)} ms after 20 messages, ${long.toFixed(2)} ms after 1,000 (ratio ${ratio.toFixed(2)})`);
+    console.info(
+      `median commit while streaming: ${short.toFixed(2)} ms after 20 messages, ${long.toFixed(2)} ms after 1,000 (ratio ${ratio.toFixed(2)})`,
+    );
     expect(ratio).toBeLessThanOrEqual(3);
   });
 });

@@ -75,7 +75,8 @@ function chat(props: AgentChatProps = {}): ReactNode {
   );
 }
 
-const q = <T extends Element = HTMLElement>(container: HTMLElement, selector: string) => container.querySelector<T>(selector);
+const q = <T extends Element = HTMLElement>(container: HTMLElement, selector: string) =>
+  container.querySelector<T>(selector);
 const textbox = (container: HTMLElement) => q<HTMLTextAreaElement>(container, 'textarea[aria-label="Ask a question"]')!;
 const button = (container: HTMLElement, name: string) =>
   [...container.querySelectorAll('button')].find((candidate) => candidate.textContent === name);
@@ -102,7 +103,9 @@ describe('AgentChat against the emulator, through the chat proxy route', () => {
     const final = q(container, '[data-part="message"][data-role="assistant"] [data-part="final-answer"]')!;
     expect(final.textContent).toMatch(/top 10 customers/);
     expect(container.querySelectorAll('[data-part="tool-call"][data-tool="serviceMeta"]')).toHaveLength(1);
-    expect(q(container, '[data-part="tool-call"][data-tool="serviceSqlApi"] [data-part="sql"]')?.textContent).toMatch(/SELECT/i);
+    expect(q(container, '[data-part="tool-call"][data-tool="serviceSqlApi"] [data-part="sql"]')?.textContent).toMatch(
+      /SELECT/i,
+    );
     // Thinking is hidden unless asked for.
     expect(q(container, '[data-part="thinking"]')).toBeNull();
     const announcer = q(container, '[data-part="announcer"]')!;
@@ -114,7 +117,9 @@ describe('AgentChat against the emulator, through the chat proxy route', () => {
 
   it('Shift+Enter adds a line without sending; a suggestion sends itself; showThinking shows thinking collapsed', async () => {
     const transport = recordingFetch();
-    const { container } = mount(chat({ fetch: transport.fetch, suggestions: ['Show revenue by region'], showThinking: true }));
+    const { container } = mount(
+      chat({ fetch: transport.fetch, suggestions: ['Show revenue by region'], showThinking: true }),
+    );
     await userEvent.click(textbox(container));
     await userEvent.keyboard('first line{Shift>}{Enter}{/Shift}second line');
     expect(textbox(container).value).toBe('first line\nsecond line');
@@ -190,7 +195,9 @@ describe('AgentChat against the emulator, through the chat proxy route', () => {
     await vi.waitFor(
       () => {
         const seen = `chat ${chatState(container)}, alert "${q(container, '[role="alert"]')?.textContent ?? ''}", ${transport.requests.length} requests`;
-        expect(q(container, '[data-part="status"][data-state="reconnecting"]')?.getAttribute('role'), seen).toBe('status');
+        expect(q(container, '[data-part="status"][data-state="reconnecting"]')?.getAttribute('role'), seen).toBe(
+          'status',
+        );
       },
       { timeout: 10_000 },
     );
@@ -222,7 +229,9 @@ describe('AgentChat against the emulator, through the chat proxy route', () => {
   it('StrictMode: one request per question, one read of a stored thread', async () => {
     const transport = recordingFetch();
     let chatId: string | undefined;
-    const { container } = mount(<StrictMode>{chat({ fetch: transport.fetch, onChatId: (id) => (chatId = id) })}</StrictMode>);
+    const { container } = mount(
+      <StrictMode>{chat({ fetch: transport.fetch, onChatId: (id) => (chatId = id) })}</StrictMode>,
+    );
     await ask(container, 'orders by status');
     await vi.waitFor(() => expect(chatState(container)).toBe('ready'), { timeout: 10_000 });
     expect(transport.streams()).toHaveLength(1);
@@ -241,7 +250,10 @@ describe('AgentChat against the emulator, through the chat proxy route', () => {
  * character per line, as a fast model streams: thousands of store updates.
  */
 function perCharacterTranscript(transcript: string): { text: string; lines: number } {
-  const records = transcript.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const records = transcript
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   const isFinal = (record: Record<string, unknown>) => JSON.stringify(record['graphPath']) === '["final"]';
   const whole = records.find((record) => isFinal(record) && record['isDelta'] === false)!;
   const answer = Array.from({ length: 8 }, () => String(whole['content'])).join('\n\n');
@@ -285,7 +297,10 @@ describe('React commits while streaming', () => {
     };
     requestAnimationFrame(tick);
     const { container } = mount(
-      <Profiler id="chat" onRender={() => void (counting && (commits += 1, log.push(`${frames}:${chatState(container)}`)))}>
+      <Profiler
+        id="chat"
+        onRender={() => void (counting && ((commits += 1), log.push(`${frames}:${chatState(container)}`)))}
+      >
         {chat({ fetch: paced })}
       </Profiler>,
     );
@@ -307,6 +322,8 @@ describe('React commits while streaming', () => {
     // clears) and the chart's own state outside the stream (its theme read from the CSS variables,
     // then its lazy load finishing; React 19 often batches those two into one).
     expect(commits, log.slice(0, 40).join(' ')).toBeLessThanOrEqual(frames + 3);
-    console.info(`commits ${commits}, frames ${frames}, lines ${lines}, ${elapsed.toFixed(0)} ms: ${((commits * 1000) / elapsed).toFixed(1)} commits/s`);
+    console.info(
+      `commits ${commits}, frames ${frames}, lines ${lines}, ${elapsed.toFixed(0)} ms: ${((commits * 1000) / elapsed).toFixed(1)} commits/s`,
+    );
   });
 });

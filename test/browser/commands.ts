@@ -43,7 +43,10 @@ export interface EmulatorRegistry {
 
 function registry(): EmulatorRegistry {
   const entry = (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY];
-  if (!entry) throw new Error('No emulator: test/browser/global-setup.ts starts it (is it the globalSetup of the browser project?)');
+  if (!entry)
+    throw new Error(
+      'No emulator: test/browser/global-setup.ts starts it (is it the globalSetup of the browser project?)',
+    );
   return entry;
 }
 
@@ -54,7 +57,11 @@ export interface MintOptions {
 }
 
 /** Mints an embed session (4.2) and resolves with its id; rejects with the emulator's answer on failure. */
-export const mintEmbedSession: BrowserCommand<[request: Record<string, unknown>, options?: MintOptions]> = async (_context, request, options = {}) => {
+export const mintEmbedSession: BrowserCommand<[request: Record<string, unknown>, options?: MintOptions]> = async (
+  _context,
+  request,
+  options = {},
+) => {
   const { url, apiKey, context } = registry();
   const response = await fetch(`${url}/api/v1/embed/generate-session`, {
     method: 'POST',
@@ -103,10 +110,15 @@ export const mintClockedSession: BrowserCommand<[request: Record<string, unknown
     resolve: () => ({ externalId: 'renewal-viewer@acme.test' }),
   });
   const response = await handler(
-    new Request('http://localhost/api/embed-session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }),
+    new Request('http://localhost/api/embed-session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    }),
   );
   const body = (await response.json()) as { sessionId?: string };
-  if (response.status !== 200 || !body.sessionId) throw new Error(`the session route answered ${response.status}: ${JSON.stringify(body)}`);
+  if (response.status !== 200 || !body.sessionId)
+    throw new Error(`the session route answered ${response.status}: ${JSON.stringify(body)}`);
   return body.sessionId;
 };
 
@@ -159,7 +171,8 @@ export const inspectEmbedFrame: BrowserCommand<[urlPart: string]> = async (conte
     const primaryColor = getComputedStyle(probe).color;
     probe.remove();
     const rows: Record<string, string | undefined> = {};
-    for (const widget of document.querySelectorAll<HTMLElement>('[data-widget-id]')) rows[widget.dataset['widgetId'] ?? ''] = widget.dataset['rows'];
+    for (const widget of document.querySelectorAll<HTMLElement>('[data-widget-id]'))
+      rows[widget.dataset['widgetId'] ?? ''] = widget.dataset['rows'];
     return {
       path: location.pathname,
       lang: root.lang,
@@ -199,8 +212,21 @@ export const auditFrameAccessibility: BrowserCommand<[urlPart: string]> = async 
   const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   await frame.evaluate(source);
   return frame.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
     return result.violations.map((violation) => ({
       id: violation.id,
       impact: violation.impact,

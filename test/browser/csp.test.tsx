@@ -46,26 +46,45 @@ describe('under the recommended CSP (no unsafe-eval, no unsafe-inline styles, fr
     const frame = document.createElement('iframe');
     frame.src = `${inject('otherEmbedOrigin')}/blocked`;
     document.body.append(frame);
-    await waitFor(() => expect(violations.map((violation) => violation.directive)).toEqual(expect.arrayContaining(['script-src', 'frame-src'])));
+    await waitFor(() =>
+      expect(violations.map((violation) => violation.directive)).toEqual(
+        expect.arrayContaining(['script-src', 'frame-src']),
+      ),
+    );
     frame.remove();
     violations.length = 0;
   });
 
   it('a dashboard embed and an agent chat with a chart work without one violation', async () => {
     const { container } = render(
-      <ServiceProvider tenantUrl={config.tenantUrl} getEmbedSession={fetchEmbedSession(config.embedSessionUrl)} chat={{ url: '/api/service' }}>
+      <ServiceProvider
+        tenantUrl={config.tenantUrl}
+        getEmbedSession={fetchEmbedSession(config.embedSessionUrl)}
+        chat={{ url: '/api/service' }}
+      >
         <EmbeddedDashboard publicId="sales-overview" height={400} />
         <div style={{ height: 600, display: 'flex', flexDirection: 'column' }}>
           <AgentChat />
         </div>
       </ServiceProvider>,
     );
-    await waitFor(() => expect(container.querySelector<HTMLElement>('[data-service-embed]')!.dataset['state']).toBe('ready'), { timeout: 20_000 });
+    await waitFor(
+      () => expect(container.querySelector<HTMLElement>('[data-service-embed]')!.dataset['state']).toBe('ready'),
+      { timeout: 20_000 },
+    );
 
-    await userEvent.type(container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Ask a question"]')!, 'Show revenue by month in 2025{Enter}');
-    await waitFor(() => expect(container.querySelector('[data-part="final-answer"]')).not.toBeNull(), { timeout: 20_000 });
+    await userEvent.type(
+      container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Ask a question"]')!,
+      'Show revenue by month in 2025{Enter}',
+    );
+    await waitFor(() => expect(container.querySelector('[data-part="final-answer"]')).not.toBeNull(), {
+      timeout: 20_000,
+    });
     // The chart's Vega-Lite spec ran its expressions through the interpreter: no eval.
-    await waitFor(() => expect(container.querySelector('[data-part="chart"] svg, .service-result-chart svg')).not.toBeNull(), { timeout: 20_000 });
+    await waitFor(
+      () => expect(container.querySelector('[data-part="chart"] svg, .service-result-chart svg')).not.toBeNull(),
+      { timeout: 20_000 },
+    );
 
     // vega-tooltip's handler is made with the view: before this fix it added its <style> here.
     expect(document.getElementById('vega-tooltip-style')).toBeNull();

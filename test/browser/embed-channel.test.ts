@@ -21,7 +21,10 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup();
 });
 
-function embedUrl(origin: string, params: { id?: string; ready?: 'manual'; emit?: unknown[]; surface?: string } = {}): string {
+function embedUrl(
+  origin: string,
+  params: { id?: string; ready?: 'manual'; emit?: unknown[]; surface?: string } = {},
+): string {
   const url = new URL('/embed', origin);
   url.searchParams.set('parent', location.origin);
   if (params.id) url.searchParams.set('id', params.id);
@@ -96,17 +99,34 @@ function open(options: { src?: string; tenantUrl?: string; onEvent?: (event: Any
 
 const types = (events: readonly AnyEmbedEvent[]) => events.map((event) => event.type);
 const echoed = (events: readonly AnyEmbedEvent[]) =>
-  events.filter((event) => event.type === 'service:event:echo').map((event) => (event.payload as { action: unknown }).action);
+  events
+    .filter((event) => event.type === 'service:event:echo')
+    .map((event) => (event.payload as { action: unknown }).action);
 
 const navigate = (path: string) => ({ type: 'service:action:navigate', payload: { path } }) as const;
 
 describe('embed channel: receiving (6.1, 6.2)', () => {
   it('6.1 delivers ready and known events from its iframe at the tenant origin, in order', async () => {
-    const view = createEmbedEvent({ surface: 'dashboard', type: 'service:event:view', payload: { surface: 'dashboard', path: '/' } });
-    const loadedEvent = createEmbedEvent({ surface: 'dashboard', type: 'service:event:dashboard-loaded', payload: { widgetCount: 3 } });
+    const view = createEmbedEvent({
+      surface: 'dashboard',
+      type: 'service:event:view',
+      payload: { surface: 'dashboard', path: '/' },
+    });
+    const loadedEvent = createEmbedEvent({
+      surface: 'dashboard',
+      type: 'service:event:dashboard-loaded',
+      payload: { widgetCount: 3 },
+    });
     const { events, channel } = open({ src: embedUrl(embedOrigin, { id: 'd1', emit: [view, loadedEvent] }) });
-    await expect.poll(() => types(events)).toEqual(['service:event:ready', 'service:event:view', 'service:event:dashboard-loaded']);
-    expect(events[0]).toMatchObject({ source: 'service-embed', direction: 'event', surface: 'dashboard', payload: { mode: 'signed', publicId: 'd1' } });
+    await expect
+      .poll(() => types(events))
+      .toEqual(['service:event:ready', 'service:event:view', 'service:event:dashboard-loaded']);
+    expect(events[0]).toMatchObject({
+      source: 'service-embed',
+      direction: 'event',
+      surface: 'dashboard',
+      payload: { mode: 'signed', publicId: 'd1' },
+    });
     expect(events[1]).toEqual(view);
     expect(events[2]).toEqual(loadedEvent);
     expect(events.every((event) => isEmbedEvent(event))).toBe(true);
@@ -114,7 +134,14 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
   });
 
   it('service-behaviour 2: an unknown service:event:* with a valid envelope reaches onEvent as it is', async () => {
-    const expiring = { source: 'service-embed', direction: 'event', type: 'service:event:session-expiring', payload: { inSeconds: 60 }, timestamp: 1, surface: 'app' };
+    const expiring = {
+      source: 'service-embed',
+      direction: 'event',
+      type: 'service:event:session-expiring',
+      payload: { inSeconds: 60 },
+      timestamp: 1,
+      surface: 'app',
+    };
     const { events, iframe, loaded } = open({ src: embedUrl(embedOrigin, { emit: [expiring] }) });
     await loaded;
     await report(iframe);
@@ -124,7 +151,11 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
   });
 
   it('6.1 ignores messages with the wrong source, the wrong direction or a bad payload, and says why', async () => {
-    const good = createEmbedEvent({ surface: 'dashboard', type: 'service:event:navigate', payload: { path: '/b', previousPath: '/a' } });
+    const good = createEmbedEvent({
+      surface: 'dashboard',
+      type: 'service:event:navigate',
+      payload: { path: '/b', previousPath: '/a' },
+    });
     const wrongSource = { ...good, source: 'other-embed' };
     const wrongDirection = { ...good, direction: 'action' };
     const badPayload = { ...good, payload: { previousPath: '/a' } };
@@ -155,7 +186,11 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
     const mine = open({ src: embedUrl(embedOrigin, { id: 'mine', ready: 'manual' }) });
     const stranger = addIframe();
     const strangerLoaded = nextMessage(stranger, (data) => data.fake === 'loaded');
-    const navigated = createEmbedEvent({ surface: 'dashboard', type: 'service:event:navigate', payload: { path: '/x' } });
+    const navigated = createEmbedEvent({
+      surface: 'dashboard',
+      type: 'service:event:navigate',
+      payload: { path: '/x' },
+    });
     stranger.src = embedUrl(embedOrigin, { id: 'stranger', emit: [navigated] });
     await Promise.all([mine.loaded, strangerLoaded]);
     await report(stranger);
@@ -168,7 +203,7 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
     expect(mine.events[0]?.payload).toMatchObject({ publicId: 'mine' });
   });
 
-  it('6.1 ignores a valid event from an iframe of the wrong origin (the test page\'s own origin)', async () => {
+  it("6.1 ignores a valid event from an iframe of the wrong origin (the test page's own origin)", async () => {
     const { iframe, events, rejections, channel } = open({ src: 'about:blank' });
     const ready = createEmbedEvent({
       surface: 'dashboard',
@@ -181,7 +216,11 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
     await done;
     expect(events).toEqual([]);
     expect(channel.isReady).toBe(false);
-    expect(rejections[0]).toMatchObject({ origin: location.origin, data: ready, problems: [expect.stringMatching(/^origin: .* is not the tenant origin/)] });
+    expect(rejections[0]).toMatchObject({
+      origin: location.origin,
+      data: ready,
+      problems: [expect.stringMatching(/^origin: .* is not the tenant origin/)],
+    });
   });
 
   it('6.1 ignores everything when the iframe shows another origin than tenantUrl', async () => {
@@ -190,7 +229,9 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
     await report(iframe);
     expect(events).toEqual([]);
     expect(rejections.length).toBeGreaterThanOrEqual(2);
-    expect(rejections.every((rejection) => rejection.problems[0]?.includes(`is not the tenant origin ${otherEmbedOrigin}`))).toBe(true);
+    expect(
+      rejections.every((rejection) => rejection.problems[0]?.includes(`is not the tenant origin ${otherEmbedOrigin}`)),
+    ).toBe(true);
   });
 
   it('6.1 ignores messages the host page posts to itself', async () => {
@@ -205,7 +246,10 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
       };
       window.addEventListener('message', onMessage);
     });
-    window.postMessage(createEmbedEvent({ surface: 'dashboard', type: 'service:event:navigate', payload: { path: '/' } }), location.origin);
+    window.postMessage(
+      createEmbedEvent({ surface: 'dashboard', type: 'service:event:navigate', payload: { path: '/' } }),
+      location.origin,
+    );
     await seen;
     await report(iframe);
     expect(events).toEqual([]);
@@ -224,19 +268,22 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
     expect(await report(iframe)).toEqual([]);
 
     command(iframe, { fake: 'ready' });
-    await expect.poll(() => types(events)).toEqual([
-      'service:event:ready',
-      'service:event:echo',
-      'service:event:echo',
-      'service:event:echo',
-    ]);
+    await expect
+      .poll(() => types(events))
+      .toEqual(['service:event:ready', 'service:event:echo', 'service:event:echo', 'service:event:echo']);
     const received = echoed(events);
     expect(received.map((action) => (action as { type: string }).type)).toEqual([
       'service:action:navigate',
       'service:action:navigate',
       'service:action:refresh',
     ]);
-    expect(received[0]).toEqual({ source: 'service-embed', direction: 'action', type: 'service:action:navigate', payload: { path: '/a' }, timestamp: expect.any(Number) });
+    expect(received[0]).toEqual({
+      source: 'service-embed',
+      direction: 'action',
+      type: 'service:action:navigate',
+      payload: { path: '/a' },
+      timestamp: expect.any(Number),
+    });
     expect(received[1]).toMatchObject({ payload: { path: '/b' } });
     expect(received[2]).toMatchObject({ payload: {} });
     expect(received.some((action) => 'surface' in (action as object))).toBe(false);
@@ -256,19 +303,26 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
     await expect.poll(() => echoed(opened.events).length).toBe(2);
     channel.send({ type: 'service:action:set-color-scheme', payload: { scheme: 'dark' } });
     await expect.poll(() => echoed(opened.events).length).toBe(3);
-    expect(echoed(opened.events).map((action) => (action as { payload: { path?: string; scheme?: string } }).payload)).toEqual([
-      { path: '/queued' },
-      { path: '/from-listener' },
-      { scheme: 'dark' },
-    ]);
+    expect(
+      echoed(opened.events).map((action) => (action as { payload: { path?: string; scheme?: string } }).payload),
+    ).toEqual([{ path: '/queued' }, { path: '/from-listener' }, { scheme: 'dark' }]);
   });
 
   it('service-behaviour 2: only a valid ready opens the queue, not a malformed ready nor other events', async () => {
     const readyPayload = { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'dashboard' } as const;
-    const badReady = { ...createEmbedEvent({ surface: 'dashboard', type: 'service:event:ready', payload: readyPayload }), payload: { mode: 'nope' } };
-    const view = createEmbedEvent({ surface: 'dashboard', type: 'service:event:view', payload: { surface: 'dashboard', path: '/' } });
+    const badReady = {
+      ...createEmbedEvent({ surface: 'dashboard', type: 'service:event:ready', payload: readyPayload }),
+      payload: { mode: 'nope' },
+    };
+    const view = createEmbedEvent({
+      surface: 'dashboard',
+      type: 'service:event:view',
+      payload: { surface: 'dashboard', path: '/' },
+    });
     const unknown = { ...view, type: 'service:event:session-expired', payload: {} };
-    const { channel, iframe, events, loaded } = open({ src: embedUrl(embedOrigin, { ready: 'manual', emit: [badReady, view, unknown] }) });
+    const { channel, iframe, events, loaded } = open({
+      src: embedUrl(embedOrigin, { ready: 'manual', emit: [badReady, view, unknown] }),
+    });
     channel.send(navigate('/waiting'));
     await loaded;
     expect(await report(iframe)).toEqual([]);
@@ -293,7 +347,7 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
     expect(echoed(events)).toEqual([]);
   });
 
-  it('service-behaviour 2: a new src (a new session) waits for the new document\'s ready', async () => {
+  it("service-behaviour 2: a new src (a new session) waits for the new document's ready", async () => {
     const { channel, iframe, events } = open({ src: embedUrl(embedOrigin, { id: 'first' }) });
     await expect.poll(() => channel.isReady).toBe(true);
 
@@ -356,11 +410,22 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
       expect.stringMatching(/^payload\.scheme: expected "light" or "dark" or "auto", got "blue"/),
     ]);
     expect(invalid({ type: 'service:action:navigate' }).problems).toEqual([expect.stringMatching(/^payload\.path:/)]);
-    expect(invalid({ type: 'service:action:zoom', payload: {} }).problems).toEqual([expect.stringMatching(/"service:action:zoom" is not an action/)]);
-    expect(invalid({ source: 'service-embed', direction: 'action', type: 'service:action:refresh', payload: {}, timestamp: 1, surface: 'app' }).problems).toEqual([
-      expect.stringMatching(/^surface:/),
+    expect(invalid({ type: 'service:action:zoom', payload: {} }).problems).toEqual([
+      expect.stringMatching(/"service:action:zoom" is not an action/),
     ]);
-    expect(invalid({ type: 'service:action:set-theme', payload: { onClick: () => {} } }).problems).toEqual([expect.stringMatching(/plain data/)]);
+    expect(
+      invalid({
+        source: 'service-embed',
+        direction: 'action',
+        type: 'service:action:refresh',
+        payload: {},
+        timestamp: 1,
+        surface: 'app',
+      }).problems,
+    ).toEqual([expect.stringMatching(/^surface:/)]);
+    expect(invalid({ type: 'service:action:set-theme', payload: { onClick: () => {} } }).problems).toEqual([
+      expect.stringMatching(/plain data/),
+    ]);
     expect(invalid(null).problems).toEqual([expect.stringMatching(/^source:/)]);
     channel.dispose();
     invalid({ type: 'service:action:set-locale', payload: { locale: '' } });
@@ -368,7 +433,9 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
 
   it('createEmbedChannel refuses a tenant that is not https (or http on loopback)', () => {
     const iframe = addIframe();
-    expect(() => createEmbedChannel({ iframe, tenantUrl: 'http://acme.example', onEvent: () => {} })).toThrow(ServiceConfigError);
+    expect(() => createEmbedChannel({ iframe, tenantUrl: 'http://acme.example', onEvent: () => {} })).toThrow(
+      ServiceConfigError,
+    );
     // A handler typed for known events only (the DESIGN signature) is accepted.
     const knownOnly = (event: EmbedEvent): string => event.type;
     const channel = createEmbedChannel({ iframe, tenantUrl: embedOrigin, onEvent: knownOnly });
@@ -385,7 +452,10 @@ describe('embed channel: dispose', () => {
     channel.dispose();
     channel.dispose();
     command(iframe, { fake: 'ready' });
-    command(iframe, { fake: 'emit', messages: [createEmbedEvent({ surface: 'dashboard', type: 'service:event:navigate', payload: { path: '/' } })] });
+    command(iframe, {
+      fake: 'emit',
+      messages: [createEmbedEvent({ surface: 'dashboard', type: 'service:event:navigate', payload: { path: '/' } })],
+    });
     channel.send(navigate('/after-dispose'));
     expect(await report(iframe)).toEqual([]);
     expect(events).toEqual([]);

@@ -40,16 +40,28 @@ function countingSession(url = config.embedSessionUrl): GetEmbedSession & { call
   return get;
 }
 
-function Provider({ children, getEmbedSession, tenantUrl = config.tenantUrl }: { children: ReactNode; getEmbedSession?: GetEmbedSession; tenantUrl?: string }) {
+function Provider({
+  children,
+  getEmbedSession,
+  tenantUrl = config.tenantUrl,
+}: {
+  children: ReactNode;
+  getEmbedSession?: GetEmbedSession;
+  tenantUrl?: string;
+}) {
   return (
-    <ServiceProvider tenantUrl={tenantUrl} getEmbedSession={getEmbedSession ?? fetchEmbedSession(config.embedSessionUrl)}>
+    <ServiceProvider
+      tenantUrl={tenantUrl}
+      getEmbedSession={getEmbedSession ?? fetchEmbedSession(config.embedSessionUrl)}
+    >
       {children}
     </ServiceProvider>
   );
 }
 
 const types = (events: readonly AnyEmbedEvent[]): string[] => events.map((event) => event.type);
-const rootOf = (container: HTMLElement, index = 0): HTMLElement => container.querySelectorAll<HTMLElement>('[data-service-embed]')[index]!;
+const rootOf = (container: HTMLElement, index = 0): HTMLElement =>
+  container.querySelectorAll<HTMLElement>('[data-service-embed]')[index]!;
 
 afterEach(() => cleanup());
 
@@ -106,7 +118,11 @@ describe('event sequence of each surface, typed, in order', () => {
     const events: string[] = [];
     const { container } = render(
       <Provider>
-        <EmbeddedChat switches={{ showChatHistory: false }} onReady={(event) => events.push(`ready:${event.surface}`)} onView={(event) => events.push(`view:${event.payload.surface}`)} />
+        <EmbeddedChat
+          switches={{ showChatHistory: false }}
+          onReady={(event) => events.push(`ready:${event.surface}`)}
+          onView={(event) => events.push(`view:${event.payload.surface}`)}
+        />
       </Provider>,
     );
     await waitFor(() => expect(events).toEqual(['ready:chat', 'view:chat']), { timeout: 15_000 });
@@ -142,7 +158,13 @@ describe('actions and declarative props have their visible effect', () => {
     const ref = createRef<EmbedHandle>();
     const session = countingSession();
     let ready = 0;
-    type Props = { colorScheme: 'light' | 'dark'; locale: string; timezone: string; status?: string; primaryColor?: string };
+    type Props = {
+      colorScheme: 'light' | 'dark';
+      locale: string;
+      timezone: string;
+      status?: string;
+      primaryColor?: string;
+    };
     const control: { setProps?: (props: Props) => void } = {};
     function Host() {
       const [props, set] = useState<Props>({ colorScheme: 'light', locale: 'en-US', timezone: 'UTC' });
@@ -167,19 +189,41 @@ describe('actions and declarative props have their visible effect', () => {
     render(<Host />);
     await waitFor(() => expect(ready).toBe(1), { timeout: 15_000 });
     const part = '/embed/dashboard/sales-overview';
-    await waitFor(async () => expect(Object.values((await commands.inspectEmbedFrame(part)).rows).every((rows) => rows !== undefined)).toBe(true), { timeout: 15_000 });
+    await waitFor(
+      async () =>
+        expect(Object.values((await commands.inspectEmbedFrame(part)).rows).every((rows) => rows !== undefined)).toBe(
+          true,
+        ),
+      { timeout: 15_000 },
+    );
     const before = await commands.inspectEmbedFrame(part);
     expect(before).toMatchObject({ lang: 'en-US', requestedScheme: 'light' });
 
-    act(() => control.setProps!({ colorScheme: 'dark', locale: 'fr-FR', timezone: 'Asia/Tokyo', status: 'completed', primaryColor: '#00aa00' }));
+    act(() =>
+      control.setProps!({
+        colorScheme: 'dark',
+        locale: 'fr-FR',
+        timezone: 'Asia/Tokyo',
+        status: 'completed',
+        primaryColor: '#00aa00',
+      }),
+    );
     let completed: Record<string, string | undefined> = {};
-    await waitFor(async () => {
-      const after = await commands.inspectEmbedFrame(part);
-      expect(after).toMatchObject({ lang: 'fr-FR', requestedScheme: 'dark', appliedScheme: 'dark', primaryColor: 'rgb(0, 170, 0)' });
-      completed = after.rows;
-      expect(after.timezoneText).toContain('Asia/Tokyo');
-      expect(after.rows).not.toEqual(before.rows);
-    }, { timeout: 15_000 });
+    await waitFor(
+      async () => {
+        const after = await commands.inspectEmbedFrame(part);
+        expect(after).toMatchObject({
+          lang: 'fr-FR',
+          requestedScheme: 'dark',
+          appliedScheme: 'dark',
+          primaryColor: 'rgb(0, 170, 0)',
+        });
+        completed = after.rows;
+        expect(after.timezoneText).toContain('Asia/Tokyo');
+        expect(after.rows).not.toEqual(before.rows);
+      },
+      { timeout: 15_000 },
+    );
 
     // Handle methods, one per action.
     ref.current!.setColorScheme('light');
@@ -188,15 +232,29 @@ describe('actions and declarative props have their visible effect', () => {
     ref.current!.setTheme({ primaryColor: '#ff0000' });
     ref.current!.refresh();
     ref.current!.setFilter({ 'orders.status': 'cancelled' });
-    await waitFor(async () => {
-      const after = await commands.inspectEmbedFrame(part);
-      expect(after).toMatchObject({ lang: 'ja-JP', requestedScheme: 'light', refreshCount: '1', primaryColor: 'rgb(255, 0, 0)' });
-      expect(after.timezoneText).toContain('Europe/Berlin');
-      expect(Object.values(after.rows).every((rows) => rows !== undefined)).toBe(true);
-      expect(after.rows).not.toEqual(completed);
-    }, { timeout: 15_000 });
-    ref.current!.send({ type: 'service:action:navigate', payload: { path: '/dashboard/sales-overview/widgets/revenue-kpi' } });
-    await waitFor(async () => expect(Object.keys((await commands.inspectEmbedFrame(part)).rows)).toEqual(['revenue-kpi']), { timeout: 15_000 });
+    await waitFor(
+      async () => {
+        const after = await commands.inspectEmbedFrame(part);
+        expect(after).toMatchObject({
+          lang: 'ja-JP',
+          requestedScheme: 'light',
+          refreshCount: '1',
+          primaryColor: 'rgb(255, 0, 0)',
+        });
+        expect(after.timezoneText).toContain('Europe/Berlin');
+        expect(Object.values(after.rows).every((rows) => rows !== undefined)).toBe(true);
+        expect(after.rows).not.toEqual(completed);
+      },
+      { timeout: 15_000 },
+    );
+    ref.current!.send({
+      type: 'service:action:navigate',
+      payload: { path: '/dashboard/sales-overview/widgets/revenue-kpi' },
+    });
+    await waitFor(
+      async () => expect(Object.keys((await commands.inspectEmbedFrame(part)).rows)).toEqual(['revenue-kpi']),
+      { timeout: 15_000 },
+    );
     expect(() => ref.current!.setLocale('not a locale!')).toThrow(/locale/);
     // None of it reloaded the iframe.
     expect(session.calls).toBe(1);
@@ -217,11 +275,18 @@ describe('StrictMode, inline callbacks and unmount', () => {
       // New inline functions and objects on every render.
       return (
         <Provider getEmbedSession={session}>
-          <EmbeddedDashboard publicId="orders-ops" theme={{ primaryColor: '#2454d6' }} onReady={() => ready.push(count)} onEvent={() => undefined} />
+          <EmbeddedDashboard
+            publicId="orders-ops"
+            theme={{ primaryColor: '#2454d6' }}
+            onReady={() => ready.push(count)}
+            onEvent={() => undefined}
+          />
         </Provider>
       );
     }
-    const before = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/embed/dashboard/orders-ops')).length;
+    const before = performance
+      .getEntriesByType('resource')
+      .filter((entry) => entry.name.includes('/embed/dashboard/orders-ops')).length;
     render(
       <StrictMode>
         <Host />
@@ -233,7 +298,9 @@ describe('StrictMode, inline callbacks and unmount', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(session.calls).toBe(1);
     expect(ready).toHaveLength(1);
-    const loads = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/embed/dashboard/orders-ops')).length - before;
+    const loads =
+      performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/embed/dashboard/orders-ops'))
+        .length - before;
     expect(loads).toBe(1);
   });
 
@@ -294,7 +361,9 @@ describe('forged, malformed and foreign messages never reach a callback', () => 
     await waitFor(() => expect(events).toHaveLength(1));
     await waitFor(() => expect(other).toHaveLength(1));
     const [mine, theirs] = [...container.querySelectorAll('iframe')];
-    const proto = JSON.parse('{"source":"service-embed","direction":"event","type":"service:event:view","payload":{"__proto__":{"path":"/x"},"surface":"dashboard"},"timestamp":1,"surface":"dashboard"}') as unknown;
+    const proto = JSON.parse(
+      '{"source":"service-embed","direction":"event","type":"service:event:view","payload":{"__proto__":{"path":"/x"},"surface":"dashboard"},"timestamp":1,"surface":"dashboard"}',
+    ) as unknown;
     const forged = [
       event('service:event:view', { surface: 'dashboard', path: '/wrong-source' }, { source: 'someone-else' }),
       event('service:event:view', { surface: 'dashboard', path: '/wrong-direction' }, { direction: 'action' }),
@@ -305,7 +374,10 @@ describe('forged, malformed and foreign messages never reach a callback', () => 
       'a string',
       null,
     ];
-    mine!.contentWindow!.postMessage({ fake: 'emit', messages: [...forged, event('service:event:x-end', {})] }, embedOrigin);
+    mine!.contentWindow!.postMessage(
+      { fake: 'emit', messages: [...forged, event('service:event:x-end', {})] },
+      embedOrigin,
+    );
     // The host window itself.
     window.postMessage(event('service:event:view', { surface: 'dashboard', path: '/from-host' }), location.origin);
     await waitFor(() => expect(types(events)).toContain('service:event:x-end'));
@@ -317,7 +389,13 @@ describe('forged, malformed and foreign messages never reach a callback', () => 
     expect(types(events)).not.toContain('service:event:x-theirs');
 
     // Its own iframe, navigated to a foreign origin: still nothing.
-    mine!.contentWindow!.postMessage({ fake: 'navigate', to: `${otherEmbedOrigin}/embed?parent=${encodeURIComponent(location.origin)}&emit=${encodeURIComponent(JSON.stringify([event('service:event:x-foreign', {})]))}` }, embedOrigin);
+    mine!.contentWindow!.postMessage(
+      {
+        fake: 'navigate',
+        to: `${otherEmbedOrigin}/embed?parent=${encodeURIComponent(location.origin)}&emit=${encodeURIComponent(JSON.stringify([event('service:event:x-foreign', {})]))}`,
+      },
+      embedOrigin,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(types(events)).toEqual(['service:event:ready', 'service:event:x-end']);
   });
@@ -341,7 +419,11 @@ describe('session renewal with the emulator clock', () => {
           deploymentId={1}
           colorScheme="dark"
           locale="de-DE"
-          onEvent={(event) => events.push(event.type === 'service:event:view' ? `view:${(event.payload as { path: string }).path}` : event.type)}
+          onEvent={(event) =>
+            events.push(
+              event.type === 'service:event:view' ? `view:${(event.payload as { path: string }).path}` : event.type,
+            )
+          }
           onSessionRenewed={() => (renewed += 1)}
         />
       </Provider>,
@@ -367,14 +449,90 @@ describe('session renewal with the emulator clock', () => {
 
 describe('bad input and faults: a typed error, shown, with retry', () => {
   const cases: [string, (onError: (error: EmbedErrorInfo) => void) => ReactNode, RegExp, string][] = [
-    ['a tenantUrl that is not https', (onError) => <Provider tenantUrl="http://acme.example.com"><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /https/, 'ServiceConfigError'],
-    ['an empty session id', (onError) => <Provider getEmbedSession={async () => ''}><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /session id/, 'ServiceValidationError'],
-    ['a non-string session id', (onError) => <Provider getEmbedSession={async () => 42 as unknown as string}><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /session id/, 'ServiceValidationError'],
-    ['a getEmbedSession that throws', (onError) => <Provider getEmbedSession={async () => { throw new Error('no viewer'); }}><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /no viewer/, 'ServiceConfigError'],
-    ['a getEmbedSession that never settles', (onError) => <Provider getEmbedSession={() => new Promise(() => {})}><EmbeddedDashboard publicId="x" readyTimeoutMs={300} onError={onError} /></Provider>, /did not settle/, 'ServiceConfigError'],
-    ['invalid filters', (onError) => <Provider><EmbeddedDashboard publicId="x" filters={{ status: 'x' }} onError={onError} /></Provider>, /filters/, 'ServiceConfigError'],
-    ['an invalid locale', (onError) => <Provider><EmbeddedDashboard publicId="x" locale="not a locale" onError={onError} /></Provider>, /locale/, 'ServiceConfigError'],
-    ['a route that refuses', (onError) => <Provider getEmbedSession={fetchEmbedSession('/api/no-such-route')}><EmbeddedDashboard publicId="x" onError={onError} /></Provider>, /404/, 'ServiceHttpError'],
+    [
+      'a tenantUrl that is not https',
+      (onError) => (
+        <Provider tenantUrl="http://acme.example.com">
+          <EmbeddedDashboard publicId="x" onError={onError} />
+        </Provider>
+      ),
+      /https/,
+      'ServiceConfigError',
+    ],
+    [
+      'an empty session id',
+      (onError) => (
+        <Provider getEmbedSession={async () => ''}>
+          <EmbeddedDashboard publicId="x" onError={onError} />
+        </Provider>
+      ),
+      /session id/,
+      'ServiceValidationError',
+    ],
+    [
+      'a non-string session id',
+      (onError) => (
+        <Provider getEmbedSession={async () => 42 as unknown as string}>
+          <EmbeddedDashboard publicId="x" onError={onError} />
+        </Provider>
+      ),
+      /session id/,
+      'ServiceValidationError',
+    ],
+    [
+      'a getEmbedSession that throws',
+      (onError) => (
+        <Provider
+          getEmbedSession={async () => {
+            throw new Error('no viewer');
+          }}
+        >
+          <EmbeddedDashboard publicId="x" onError={onError} />
+        </Provider>
+      ),
+      /no viewer/,
+      'ServiceConfigError',
+    ],
+    [
+      'a getEmbedSession that never settles',
+      (onError) => (
+        <Provider getEmbedSession={() => new Promise(() => {})}>
+          <EmbeddedDashboard publicId="x" readyTimeoutMs={300} onError={onError} />
+        </Provider>
+      ),
+      /did not settle/,
+      'ServiceConfigError',
+    ],
+    [
+      'invalid filters',
+      (onError) => (
+        <Provider>
+          <EmbeddedDashboard publicId="x" filters={{ status: 'x' }} onError={onError} />
+        </Provider>
+      ),
+      /filters/,
+      'ServiceConfigError',
+    ],
+    [
+      'an invalid locale',
+      (onError) => (
+        <Provider>
+          <EmbeddedDashboard publicId="x" locale="not a locale" onError={onError} />
+        </Provider>
+      ),
+      /locale/,
+      'ServiceConfigError',
+    ],
+    [
+      'a route that refuses',
+      (onError) => (
+        <Provider getEmbedSession={fetchEmbedSession('/api/no-such-route')}>
+          <EmbeddedDashboard publicId="x" onError={onError} />
+        </Provider>
+      ),
+      /404/,
+      'ServiceHttpError',
+    ],
   ];
   it.each(cases)('%s', async (_name, element, message, name) => {
     const errors: EmbedErrorInfo[] = [];
@@ -396,7 +554,13 @@ describe('bad input and faults: a typed error, shown, with retry', () => {
     try {
       const { container } = render(
         <Provider tenantUrl={fake.tenantUrl} getEmbedSession={async () => `session-${(sessions += 1)}`}>
-          <EmbeddedDashboard publicId="sales-overview" readyTimeoutMs={1500} onError={(error) => errors.push(error)} onReady={() => (ready += 1)} labels={{ retry: 'Nochmal' }} />
+          <EmbeddedDashboard
+            publicId="sales-overview"
+            readyTimeoutMs={1500}
+            onError={(error) => errors.push(error)}
+            onReady={() => (ready += 1)}
+            labels={{ retry: 'Nochmal' }}
+          />
         </Provider>,
       );
       await waitFor(() => expect(rootOf(container).dataset['state']).toBe('error'), { timeout: 5_000 });
@@ -407,7 +571,10 @@ describe('bad input and faults: a typed error, shown, with retry', () => {
       expect(rootOf(container).dataset['state']).toBe('loading');
       await waitFor(() => expect(rootOf(container).dataset['state']).toBe('error'), { timeout: 5_000 });
       expect(sessions).toBe(2);
-      expect(fake.loads.map((load) => new URL(load.url).searchParams.get('session'))).toEqual(['session-1', 'session-2']);
+      expect(fake.loads.map((load) => new URL(load.url).searchParams.get('session'))).toEqual([
+        'session-1',
+        'session-2',
+      ]);
       expect(ready).toBe(0);
     } finally {
       fake.dispose();
@@ -420,11 +587,17 @@ describe('bad input and faults: a typed error, shown, with retry', () => {
         <EmbeddedDashboard
           publicId="x"
           renderPlaceholder={({ labels }) => <p data-testid="mine">{labels.loading}!</p>}
-          renderError={({ error, retry }) => <button type="button" data-testid="my-error" onClick={retry}>{error?.name}</button>}
+          renderError={({ error, retry }) => (
+            <button type="button" data-testid="my-error" onClick={retry}>
+              {error?.name}
+            </button>
+          )}
         />
       </Provider>,
     );
     expect(container.querySelector('[data-testid="mine"]')?.textContent).toBe('Loading the dashboard…!');
-    await waitFor(() => expect(container.querySelector('[data-testid="my-error"]')?.textContent).toBe('ServiceValidationError'));
+    await waitFor(() =>
+      expect(container.querySelector('[data-testid="my-error"]')?.textContent).toBe('ServiceValidationError'),
+    );
   });
 });

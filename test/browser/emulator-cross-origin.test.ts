@@ -20,7 +20,10 @@ describe('the emulator called from another origin', () => {
     const api = cube(token, { apiUrl: `${emulatorUrl}/data/1/v1` });
     const resultSet = await api.load({ measures: ['orders.count'], dimensions: ['orders.status'] });
     expect(resultSet.tablePivot().length).toBeGreaterThan(1);
-    const posted = await cube(token, { apiUrl: `${emulatorUrl}/data/1/v1`, method: 'POST' }).load({ measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'last quarter' }] });
+    const posted = await cube(token, { apiUrl: `${emulatorUrl}/data/1/v1`, method: 'POST' }).load({
+      measures: ['orders.count'],
+      timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'last quarter' }],
+    });
     expect(Number(posted.tablePivot()[0]?.['orders.count'])).toBeGreaterThan(0);
     expect((await api.meta()).cubes.length).toBe(3);
   });
@@ -29,11 +32,19 @@ describe('the emulator called from another origin', () => {
     const token = await commands.signDataToken({ claims: { externalId: 'cross-origin-user', scope: ['chat'] } });
     const response = await fetch(`${emulatorUrl}/api/v1/public/acme/agents/1/chat/stream-chat-state`, {
       method: 'POST',
-      headers: { 'X-Service-Auth-Token': token, 'Content-Type': 'application/json', 'x-request-id': 'cross-origin-1', 'x-emulator-pace': 'instant' },
+      headers: {
+        'X-Service-Auth-Token': token,
+        'Content-Type': 'application/json',
+        'x-request-id': 'cross-origin-1',
+        'x-emulator-pace': 'instant',
+      },
       body: JSON.stringify({ input: 'orders by status' }),
     });
     expect(response.status).toBe(200);
-    const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as { id?: string });
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id?: string });
     expect(lines[0]?.id).toBe('__cutoff__');
     expect(lines.at(-1)?.id).toBe('__usage__');
   });

@@ -17,7 +17,13 @@ import { openEmbed, type OpenEmbed } from './emulator-embed-helpers';
 
 /** A complete, valid `set-color-scheme` action (6.1 envelope: no `surface` on actions). */
 function darkAction(): Record<string, unknown> {
-  return { source: 'service-embed', direction: 'action', type: 'service:action:set-color-scheme', payload: { scheme: 'dark' }, timestamp: Date.now() };
+  return {
+    source: 'service-embed',
+    direction: 'action',
+    type: 'service:action:set-color-scheme',
+    payload: { scheme: 'dark' },
+    timestamp: Date.now(),
+  };
 }
 
 /** Opens sales-overview with the echo and waits until every widget has rendered. */
@@ -87,7 +93,12 @@ async function addSibling(): Promise<HTMLIFrameElement> {
 let postCounter = 0;
 
 /** Has `sibling` post `message` to the embed with `targetOrigin`; resolves once it has posted. */
-function postFromSibling(sibling: HTMLIFrameElement, embed: OpenEmbed, message: unknown, targetOrigin: string): Promise<void> {
+function postFromSibling(
+  sibling: HTMLIFrameElement,
+  embed: OpenEmbed,
+  message: unknown,
+  targetOrigin: string,
+): Promise<void> {
   const id = ++postCounter;
   const siblingWindow = sibling.contentWindow!;
   return new Promise((resolve, reject) => {
@@ -103,7 +114,10 @@ function postFromSibling(sibling: HTMLIFrameElement, embed: OpenEmbed, message: 
       resolve();
     }
     addEventListener('message', onMessage);
-    siblingWindow.postMessage({ id, index: frameIndexOf(embed.iframe.contentWindow!), message, targetOrigin }, location.origin);
+    siblingWindow.postMessage(
+      { id, index: frameIndexOf(embed.iframe.contentWindow!), message, targetOrigin },
+      location.origin,
+    );
   });
 }
 
@@ -114,12 +128,18 @@ describe('actions only from the embedding window, with a valid envelope (6.1, 6.
 
     let mark = embed.events.length;
     embed.channel.send({ type: 'service:action:set-locale', payload: { locale: 'de-DE' } });
-    expect(await embed.state((state) => state.reason === 'service:action:set-locale', mark)).toMatchObject({ locale: 'de-DE', lang: 'de-DE' });
+    expect(await embed.state((state) => state.reason === 'service:action:set-locale', mark)).toMatchObject({
+      locale: 'de-DE',
+      lang: 'de-DE',
+    });
 
     // The hand-built envelope the other cases use is itself valid when the parent posts it.
     mark = embed.events.length;
     embed.iframe.contentWindow!.postMessage(darkAction(), emulatorOrigin);
-    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme', mark)).toMatchObject({ colorScheme: 'dark', appliedScheme: 'dark' });
+    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme', mark)).toMatchObject({
+      colorScheme: 'dark',
+      appliedScheme: 'dark',
+    });
     expect(embed.rejections).toEqual([]);
   });
 
@@ -128,7 +148,9 @@ describe('actions only from the embedding window, with a valid envelope (6.1, 6.
     const emulatorOrigin = new URL(embed.url).origin;
     const sibling = await addSibling();
     // The sibling really addresses the embed: `parent.frames[index]` is the embed's window.
-    expect(sibling.contentWindow!.parent.frames[frameIndexOf(embed.iframe.contentWindow!)]).toBe(embed.iframe.contentWindow);
+    expect(sibling.contentWindow!.parent.frames[frameIndexOf(embed.iframe.contentWindow!)]).toBe(
+      embed.iframe.contentWindow,
+    );
 
     const mark = embed.events.length;
     // Same origin as the parent, another window: only the check of `event.source` stops it.
@@ -142,7 +164,10 @@ describe('actions only from the embedding window, with a valid envelope (6.1, 6.
     // From the parent, the very same message works.
     const parentMark = embed.events.length;
     embed.iframe.contentWindow!.postMessage(darkAction(), emulatorOrigin);
-    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme', parentMark)).toMatchObject({ colorScheme: 'dark', appliedScheme: 'dark' });
+    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme', parentMark)).toMatchObject({
+      colorScheme: 'dark',
+      appliedScheme: 'dark',
+    });
   });
 
   it('6.1: from the parent, direction event, a wrong or missing source, or no direction has no effect', async () => {
@@ -168,6 +193,9 @@ describe('actions only from the embedding window, with a valid envelope (6.1, 6.
 
     const validMark = embed.events.length;
     embed.iframe.contentWindow!.postMessage(valid, emulatorOrigin);
-    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme', validMark)).toMatchObject({ colorScheme: 'dark', appliedScheme: 'dark' });
+    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme', validMark)).toMatchObject({
+      colorScheme: 'dark',
+      appliedScheme: 'dark',
+    });
   });
 });

@@ -32,7 +32,10 @@ describe('the creator-mode app (surface app)', () => {
 
   it('behaviour 2: the embed tenant of a creator-mode session is reported by ready', async () => {
     const embed = await ready(
-      await openEmbed({ surface: 'app', deploymentId: 1 }, { session: { externalId: 'dana@globex.test', embedTenantName: 'globex-corp', creatorMode: true } }),
+      await openEmbed(
+        { surface: 'app', deploymentId: 1 },
+        { session: { externalId: 'dana@globex.test', embedTenantName: 'globex-corp', creatorMode: true } },
+      ),
     );
     expect(embed.known()[0]!.payload).toMatchObject({ embedTenant: 'globex-corp', surface: 'app' });
   });
@@ -44,8 +47,17 @@ describe('the creator-mode app (surface app)', () => {
     const navigate = await embed.next('service:event:navigate', undefined, mark);
     expect(navigate.payload).toEqual({ path: '/workbooks/orders-ops', previousPath: '/' });
     const view = await embed.next('service:event:view', undefined, mark);
-    expect(view.payload).toEqual({ surface: 'app', path: '/workbooks/orders-ops', publicId: 'orders-ops', title: 'Order operations' });
-    const rendered = await embed.state((state) => state.reason === 'render' && state.widgets.some((widget) => widget.id === 'open-orders' && widget.status === 'ready'));
+    expect(view.payload).toEqual({
+      surface: 'app',
+      path: '/workbooks/orders-ops',
+      publicId: 'orders-ops',
+      title: 'Order operations',
+    });
+    const rendered = await embed.state(
+      (state) =>
+        state.reason === 'render' &&
+        state.widgets.some((widget) => widget.id === 'open-orders' && widget.status === 'ready'),
+    );
     expect(rendered.widgets.find((widget) => widget.id === 'orders-per-day')?.rowCount).toBe(90);
     expect(rendered.widgets.find((widget) => widget.id === 'open-orders')?.rowCount).toBe(50);
     expect(typesOf(embed)).not.toContain('service:event:dashboard-loaded');
@@ -55,17 +67,26 @@ describe('the creator-mode app (surface app)', () => {
     const embed = await ready(await openEmbed({ surface: 'app', deploymentId: 1 }));
     const mark = embed.events.length;
     embed.channel.send({ type: 'service:action:navigate', payload: { path: '/workbooks/internal-finance' } });
-    expect((await embed.next('service:event:error', undefined, mark)).payload).toMatchObject({ context: 'navigate', fatal: false });
+    expect((await embed.next('service:event:error', undefined, mark)).payload).toMatchObject({
+      context: 'navigate',
+      fatal: false,
+    });
     expect(embed.latest()?.buttons).not.toContain('Internal finance');
-    expect(embed.latest()?.buttons).toEqual(expect.arrayContaining(['Sales overview', 'Order operations', 'Q4 review']));
+    expect(embed.latest()?.buttons).toEqual(
+      expect.arrayContaining(['Sales overview', 'Order operations', 'Q4 review']),
+    );
   });
 
   it('6.3 navigate and set-filter inside the app; the app honours f_ filters of its URL', async () => {
-    const embed = await ready(await openEmbed({ surface: 'app', deploymentId: 1, filters: { 'orders.region': 'LATAM' } }));
+    const embed = await ready(
+      await openEmbed({ surface: 'app', deploymentId: 1, filters: { 'orders.region': 'LATAM' } }),
+    );
     embed.channel.send({ type: 'service:action:navigate', payload: { path: '/workbooks/sales-overview' } });
     const navigate = await embed.next('service:event:navigate');
     expect(navigate.payload).toEqual({ path: '/workbooks/sales-overview', previousPath: '/' });
-    const rendered = await embed.state((state) => state.path === '/workbooks/sales-overview' && state.reason === 'render');
+    const rendered = await embed.state(
+      (state) => state.path === '/workbooks/sales-overview' && state.reason === 'render',
+    );
     expect(rendered.widgets.find((widget) => widget.id === 'revenue-by-region')?.rowCount).toBe(1);
   });
 
@@ -78,8 +99,16 @@ describe('the creator-mode app (surface app)', () => {
     expect(submitted.surface).toBe('app');
     expect(submitted.payload).toEqual({ query: 'Show orders by status', status: 'submitted', agentId: '1' });
     const completed = await embed.next('service:event:ai-query', (event) => event.payload.status !== 'submitted');
-    expect(completed.payload).toEqual({ query: 'Show orders by status', status: 'completed', agentId: '1', chatId: expect.any(String) });
-    const state = await embed.state((candidate) => candidate.chatMessages.some((message) => message.startsWith('assistant:')) && candidate.reason === 'chat');
+    expect(completed.payload).toEqual({
+      query: 'Show orders by status',
+      status: 'completed',
+      agentId: '1',
+      chatId: expect.any(String),
+    });
+    const state = await embed.state(
+      (candidate) =>
+        candidate.chatMessages.some((message) => message.startsWith('assistant:')) && candidate.reason === 'chat',
+    );
     expect(state.chatMessages[0]).toBe('user: Show orders by status');
     expect(state.chatMessages.join('\n')).toMatch(/completed/i);
   });
@@ -91,7 +120,12 @@ describe('the creator-mode app (surface app)', () => {
     await ask(embed, 'Revenue by month');
     const result = await embed.next('service:event:ai-query', (event) => event.payload.status !== 'submitted');
     expect(result.payload).toEqual({ query: 'Revenue by month', status: 'error' });
-    expect(embed.known().filter((event) => event.type === 'service:event:ai-query').map((event) => (event.payload as { status: string }).status)).toEqual(['submitted', 'error']);
+    expect(
+      embed
+        .known()
+        .filter((event) => event.type === 'service:event:ai-query')
+        .map((event) => (event.payload as { status: string }).status),
+    ).toEqual(['submitted', 'error']);
   });
 
   it('the app has no accessibility violations', async () => {
@@ -104,10 +138,17 @@ describe('the standalone chat (surface chat)', () => {
   it('6.2, behaviour 2: ready then view, at /embed/chat?sessionId= and at /embed/d/1/chat', async () => {
     const embed = await ready(await openEmbed({ surface: 'chat' }));
     expect(typesOf(embed)).toEqual(['service:event:ready', 'service:event:view']);
-    expect(embed.known()[0]!.payload).toEqual({ embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'chat' });
+    expect(embed.known()[0]!.payload).toEqual({
+      embedTenant: 'acme',
+      deploymentId: 1,
+      mode: 'signed',
+      surface: 'chat',
+    });
     expect(embed.known()[1]!.payload).toEqual({ surface: 'chat', path: '/', title: 'AI analyst' });
     expect(embed.url).toContain('/embed/chat?sessionId=');
-    const newer = await ready(await openEmbed({ surface: 'chat' }, { url: (base, id) => `${base}/embed/d/1/chat?session=${id}` }));
+    const newer = await ready(
+      await openEmbed({ surface: 'chat' }, { url: (base, id) => `${base}/embed/d/1/chat?session=${id}` }),
+    );
     expect(typesOf(newer)).toEqual(['service:event:ready', 'service:event:view']);
   });
 
@@ -115,7 +156,10 @@ describe('the standalone chat (surface chat)', () => {
     const embed = await ready(await openEmbed({ surface: 'chat' }));
     await ask(embed, 'Who are our top customers?');
     const submitted = await embed.next('service:event:ai-query', (event) => event.payload.status === 'submitted');
-    expect(submitted).toMatchObject({ surface: 'chat', payload: { query: 'Who are our top customers?', agentId: '1' } });
+    expect(submitted).toMatchObject({
+      surface: 'chat',
+      payload: { query: 'Who are our top customers?', agentId: '1' },
+    });
     const completed = await embed.next('service:event:ai-query', (event) => event.payload.status === 'completed');
     const chatId = completed.payload.chatId!;
     expect(chatId).toEqual(expect.any(String));
@@ -128,8 +172,15 @@ describe('the standalone chat (surface chat)', () => {
     expect(fresh.chatMessages).toEqual([]);
     const mark = embed.events.length;
     embed.channel.send({ type: 'service:action:navigate', payload: { path: `/chats/${chatId}` } });
-    expect((await embed.next('service:event:navigate', undefined, mark)).payload).toEqual({ path: `/chats/${chatId}`, previousPath: '/' });
-    expect((await embed.next('service:event:view', undefined, mark)).payload).toEqual({ surface: 'chat', path: `/chats/${chatId}`, title: 'Who are our top customers?' });
+    expect((await embed.next('service:event:navigate', undefined, mark)).payload).toEqual({
+      path: `/chats/${chatId}`,
+      previousPath: '/',
+    });
+    expect((await embed.next('service:event:view', undefined, mark)).payload).toEqual({
+      surface: 'chat',
+      path: `/chats/${chatId}`,
+      title: 'Who are our top customers?',
+    });
     const thread = await embed.state((state) => state.reason === 'service:action:navigate', mark);
     expect(thread.chatMessages[0]).toBe('user: Who are our top customers?');
     expect(thread.chatMessages.length).toBeGreaterThan(1);
@@ -148,7 +199,12 @@ describe('the standalone chat (surface chat)', () => {
   });
 
   it('behaviour 2: showNewChat=false, showChatInput=false and showChatHistory=false hide their parts', async () => {
-    const embed = await ready(await openEmbed({ surface: 'chat', switches: { showNewChat: false, showChatInput: false, showChatHistory: false } }));
+    const embed = await ready(
+      await openEmbed({
+        surface: 'chat',
+        switches: { showNewChat: false, showChatInput: false, showChatHistory: false },
+      }),
+    );
     expect(embed.latest()?.visible).toMatchObject({ newChat: false, chatInput: false, chatHistory: false });
     expect(embed.latest()?.buttons).not.toContain('Send');
     const one = await ready(await openEmbed({ surface: 'chat', switches: { showChatHistory: false } }));
@@ -156,15 +212,24 @@ describe('the standalone chat (surface chat)', () => {
   });
 
   it('6.3 set-locale, set-theme and set-color-scheme on the chat surface', async () => {
-    const embed = await ready(await openEmbed({ surface: 'chat' }, { session: { embedTheme: { analyticsChat: { backgroundColor: '#fafae0' } } } }));
+    const embed = await ready(
+      await openEmbed(
+        { surface: 'chat' },
+        { session: { embedTheme: { analyticsChat: { backgroundColor: '#fafae0' } } } },
+      ),
+    );
     embed.channel.send({ type: 'service:action:set-locale', payload: { locale: 'de-CH' } });
     const german = await embed.state((state) => state.reason === 'service:action:set-locale');
     expect(german).toMatchObject({ locale: 'de-DE', heading: 'KI-Analyst' });
     expect(german.buttons).toEqual(expect.arrayContaining(['Neuer Chat', 'Senden']));
     embed.channel.send({ type: 'service:action:set-color-scheme', payload: { scheme: 'dark' } });
-    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme')).toMatchObject({ appliedScheme: 'dark' });
+    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme')).toMatchObject({
+      appliedScheme: 'dark',
+    });
     embed.channel.send({ type: 'service:action:set-theme', payload: { primaryColor: 'rgb(0, 128, 128)' } });
-    expect((await embed.state((state) => state.reason === 'service:action:set-theme')).computed.primary).toBe('rgb(0, 128, 128)');
+    expect((await embed.state((state) => state.reason === 'service:action:set-theme')).computed.primary).toBe(
+      'rgb(0, 128, 128)',
+    );
   });
 
   it('the chat, with a conversation, has no accessibility violations', async () => {
@@ -182,6 +247,10 @@ describe('the standalone chat (surface chat)', () => {
     // come before dashboard-loaded, so its absence is certain once that has arrived.
     const quiet = await openEmbed({ surface: 'dashboard', publicId: 'orders-ops' }, { echo: false });
     await quiet.next('service:event:dashboard-loaded');
-    expect(quiet.events.map((event) => event.type)).toEqual(['service:event:ready', 'service:event:view', 'service:event:dashboard-loaded']);
+    expect(quiet.events.map((event) => event.type)).toEqual([
+      'service:event:ready',
+      'service:event:view',
+      'service:event:dashboard-loaded',
+    ]);
   });
 });

@@ -28,7 +28,11 @@ export interface OpenEmbed {
   /** Known events only, in order. */
   known(): EmbedEvent[];
   /** The next known event of `type` after the first `after` events that passes `test`. */
-  next<T extends EmbedEventType>(type: T, test?: (event: Extract<EmbedEvent, { type: T }>) => boolean, after?: number): Promise<Extract<EmbedEvent, { type: T }>>;
+  next<T extends EmbedEventType>(
+    type: T,
+    test?: (event: Extract<EmbedEvent, { type: T }>) => boolean,
+    after?: number,
+  ): Promise<Extract<EmbedEvent, { type: T }>>;
   /** The first debug state (after the first `after` events) that passes `test`. */
   state(test: (state: EmbedPageState) => boolean, after?: number): Promise<EmbedPageState>;
   /** The latest debug state. */
@@ -45,7 +49,13 @@ afterEach(() => {
 let counter = 0;
 
 /** Resolves when `find` returns something, re-checking on each delivered event. */
-function waitFor<T>(events: AnyEmbedEvent[], listeners: Set<() => void>, find: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+function waitFor<T>(
+  events: AnyEmbedEvent[],
+  listeners: Set<() => void>,
+  find: () => T | undefined,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const check = (): boolean => {
       const found = find();
@@ -90,8 +100,13 @@ export async function openEmbed(
   await page.viewport(960, 640);
   const sessionId =
     options.sessionId ??
-    (await commands.mintEmbedSession({ deploymentId: 1, externalId: 'viewer@partner.test', ...options.session }, options.ageMs ? { ageMs: options.ageMs } : {}));
-  let url = options.url ? options.url(emulatorUrl, sessionId) : buildEmbedUrl({ ...surface, tenantUrl: emulatorUrl, sessionId } as BuildEmbedUrlOptions);
+    (await commands.mintEmbedSession(
+      { deploymentId: 1, externalId: 'viewer@partner.test', ...options.session },
+      options.ageMs ? { ageMs: options.ageMs } : {},
+    ));
+  let url = options.url
+    ? options.url(emulatorUrl, sessionId)
+    : buildEmbedUrl({ ...surface, tenantUrl: emulatorUrl, sessionId } as BuildEmbedUrlOptions);
   if (options.echo !== false) url += `&${ECHO_PARAMETER}=1`;
   if (options.extraQuery) url += `&${options.extraQuery}`;
 
@@ -125,7 +140,10 @@ export async function openEmbed(
 
   const known = (): EmbedEvent[] => events.filter(isEmbedEvent);
   const states = (after: number): EmbedPageState[] =>
-    events.slice(after).filter((event) => event.type === STATE_EVENT_TYPE).map((event) => event.payload as unknown as EmbedPageState);
+    events
+      .slice(after)
+      .filter((event) => event.type === STATE_EVENT_TYPE)
+      .map((event) => event.payload as unknown as EmbedPageState);
   return {
     iframe,
     channel,
@@ -138,7 +156,10 @@ export async function openEmbed(
       return waitFor(
         events,
         listeners,
-        () => events.slice(after).find((event) => isEmbedEvent(event) && event.type === type && test(event as never)) as never,
+        () =>
+          events
+            .slice(after)
+            .find((event) => isEmbedEvent(event) && event.type === type && test(event as never)) as never,
         `event ${type}`,
       );
     },

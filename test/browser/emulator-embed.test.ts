@@ -14,7 +14,10 @@ import { STATE_EVENT_TYPE } from '../../src/emulator/embed/config';
 import { expectEnvelopes, openEmbed, typesOf, type OpenEmbed } from './emulator-embed-helpers';
 
 /** Opens sales-overview and waits until every widget has rendered. */
-async function loaded(options: Parameters<typeof openEmbed>[0] = { surface: 'dashboard', publicId: 'sales-overview' }, more: Parameters<typeof openEmbed>[1] = {}): Promise<OpenEmbed> {
+async function loaded(
+  options: Parameters<typeof openEmbed>[0] = { surface: 'dashboard', publicId: 'sales-overview' },
+  more: Parameters<typeof openEmbed>[1] = {},
+): Promise<OpenEmbed> {
   const embed = await openEmbed(options, more);
   await embed.next('service:event:dashboard-loaded');
   return embed;
@@ -27,16 +30,32 @@ describe('load order and payloads (6.2; behaviour 2)', () => {
     const embed = await loaded();
     expect(typesOf(embed)).toEqual(['service:event:ready', 'service:event:view', 'service:event:dashboard-loaded']);
     const [ready, view, dashboardLoaded] = embed.known();
-    expect(ready!.payload).toEqual({ embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'sales-overview' });
-    expect(view!.payload).toEqual({ surface: 'dashboard', path: '/dashboard/sales-overview', publicId: 'sales-overview', title: 'Sales overview' });
+    expect(ready!.payload).toEqual({
+      embedTenant: 'acme',
+      deploymentId: 1,
+      mode: 'signed',
+      surface: 'dashboard',
+      publicId: 'sales-overview',
+    });
+    expect(view!.payload).toEqual({
+      surface: 'dashboard',
+      path: '/dashboard/sales-overview',
+      publicId: 'sales-overview',
+      title: 'Sales overview',
+    });
     expect(dashboardLoaded!.payload).toMatchObject({ publicId: 'sales-overview', widgetCount: 6 });
     expect((dashboardLoaded!.payload as { loadDurationMs: number }).loadDurationMs).toBeGreaterThanOrEqual(0);
     // `ready` came before any data: the first state after mount still had widgets loading.
-    const mount = embed.events.find((event) => event.type === STATE_EVENT_TYPE)!.payload as { widgets: { status: string }[] };
+    const mount = embed.events.find((event) => event.type === STATE_EVENT_TYPE)!.payload as {
+      widgets: { status: string }[];
+    };
     expect(mount.widgets.some((item) => item.status === 'loading')).toBe(true);
     // By dashboard-loaded every widget had rendered, with real rows.
     const index = embed.events.indexOf(dashboardLoaded!);
-    const before = embed.events.slice(0, index).filter((event) => event.type === STATE_EVENT_TYPE).pop()!.payload as { widgets: { id: string; status: string; rowCount?: number }[] };
+    const before = embed.events
+      .slice(0, index)
+      .filter((event) => event.type === STATE_EVENT_TYPE)
+      .pop()!.payload as { widgets: { id: string; status: string; rowCount?: number }[] };
     expect(before.widgets.every((item) => item.status === 'ready')).toBe(true);
     expect(before.widgets.find((item) => item.id === 'revenue-by-month')?.rowCount).toBe(24);
     expect(before.widgets.find((item) => item.id === 'orders-by-status')?.rowCount).toBe(5);
@@ -44,25 +63,43 @@ describe('load order and payloads (6.2; behaviour 2)', () => {
   });
 
   it('behaviour 2: the newer /embed/d/{deploymentId}/dashboard/{publicId} form, with sessionId', async () => {
-    const embed = await loaded({ surface: 'dashboard', publicId: 'orders-ops' }, { url: (base, id) => `${base}/embed/d/1/dashboard/orders-ops?sessionId=${id}` });
+    const embed = await loaded(
+      { surface: 'dashboard', publicId: 'orders-ops' },
+      { url: (base, id) => `${base}/embed/d/1/dashboard/orders-ops?sessionId=${id}` },
+    );
     expect(typesOf(embed)).toEqual(['service:event:ready', 'service:event:view', 'service:event:dashboard-loaded']);
     expect(embed.known()[2]!.payload).toMatchObject({ publicId: 'orders-ops', widgetCount: 3 });
   });
 
   it('6.2 error: a widget whose query fails shows its error and posts a non-fatal error; the dashboard still loads', async () => {
-    const embed = await loaded({ surface: 'dashboard', publicId: 'orders-ops', filters: { 'orders.no_such_member': 'x' } });
+    const embed = await loaded({
+      surface: 'dashboard',
+      publicId: 'orders-ops',
+      filters: { 'orders.no_such_member': 'x' },
+    });
     const errors = embed.known().filter((event) => event.type === 'service:event:error');
     expect(errors).toHaveLength(2);
     for (const error of errors) {
-      expect(error.payload).toMatchObject({ message: expect.stringMatching(/^Failed to load data: /), context: 'embed-render', fatal: false });
+      expect(error.payload).toMatchObject({
+        message: expect.stringMatching(/^Failed to load data: /),
+        context: 'embed-render',
+        fatal: false,
+      });
     }
     expect(typesOf(embed).slice(0, 2)).toEqual(['service:event:ready', 'service:event:view']);
     expect(typesOf(embed).at(-1)).toBe('service:event:dashboard-loaded');
-    expect(embed.latest()?.widgets.filter((item) => item.status === 'error').map((item) => item.id)).toEqual(['orders-per-day', 'open-orders']);
+    expect(
+      embed
+        .latest()
+        ?.widgets.filter((item) => item.status === 'error')
+        .map((item) => item.id),
+    ).toEqual(['orders-per-day', 'open-orders']);
   });
 
   it('row-level security of the session applies to every widget', async () => {
-    const embed = await loaded(undefined, { session: { externalId: 'emea-viewer@partner.test', userAttributes: [{ name: 'region', value: 'EMEA' }] } });
+    const embed = await loaded(undefined, {
+      session: { externalId: 'emea-viewer@partner.test', userAttributes: [{ name: 'region', value: 'EMEA' }] },
+    });
     expect(widget(embed, 'revenue-by-region')?.rowCount).toBe(1);
   });
 });
@@ -79,7 +116,10 @@ describe('sessions that cannot mount (5 rule 8; behaviour 2)', () => {
   it('5 rule 8, behaviour 2: a reused session shows an error and posts a fatal error, never ready', async () => {
     const first = await openEmbed({ surface: 'dashboard', publicId: 'sales-overview' });
     await first.next('service:event:ready');
-    const second = await openEmbed({ surface: 'dashboard', publicId: 'sales-overview' }, { sessionId: first.sessionId });
+    const second = await openEmbed(
+      { surface: 'dashboard', publicId: 'sales-overview' },
+      { sessionId: first.sessionId },
+    );
     expect(await failed(second)).toEqual({
       message: 'This session has already been used. Every page load needs a new session.',
       name: 'EmbedSessionError',
@@ -89,15 +129,25 @@ describe('sessions that cannot mount (5 rule 8; behaviour 2)', () => {
   });
 
   it('behaviour 2: a session older than 5 minutes has expired', async () => {
-    const embed = await openEmbed({ surface: 'dashboard', publicId: 'sales-overview' }, { ageMs: EMBED_SESSION_TTL_MS + 1000 });
+    const embed = await openEmbed(
+      { surface: 'dashboard', publicId: 'sales-overview' },
+      { ageMs: EMBED_SESSION_TTL_MS + 1000 },
+    );
     expect(await failed(embed)).toMatchObject({ message: expect.stringMatching(/expired/), fatal: true });
   });
 
   it('an unknown session, and a dashboard not allowed for embedding (internal-finance)', async () => {
-    const unknown = await openEmbed({ surface: 'dashboard', publicId: 'sales-overview' }, { sessionId: 'ffffffffffffffffffffffffffffffff' });
+    const unknown = await openEmbed(
+      { surface: 'dashboard', publicId: 'sales-overview' },
+      { sessionId: 'ffffffffffffffffffffffffffffffff' },
+    );
     expect(await failed(unknown)).toMatchObject({ message: 'This session is not valid.', fatal: true });
     const finance = await openEmbed({ surface: 'dashboard', publicId: 'internal-finance' });
-    expect(await failed(finance)).toMatchObject({ message: 'Dashboard "internal-finance" is not enabled for embedding.', context: 'embed-load', fatal: true });
+    expect(await failed(finance)).toMatchObject({
+      message: 'Dashboard "internal-finance" is not enabled for embedding.',
+      context: 'embed-load',
+      fatal: true,
+    });
   });
 
   it('the error is shown in the locale of the URL', async () => {
@@ -126,9 +176,14 @@ describe('actions have visible effects (6.3; behaviour 2)', () => {
     await commands.emulateColorScheme('dark');
     const mark = embed.events.length;
     embed.channel.send({ type: 'service:action:set-color-scheme', payload: { scheme: 'auto' } });
-    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme', mark)).toMatchObject({ colorScheme: 'auto', appliedScheme: 'dark' });
+    expect(await embed.state((state) => state.reason === 'service:action:set-color-scheme', mark)).toMatchObject({
+      colorScheme: 'auto',
+      appliedScheme: 'dark',
+    });
     await commands.emulateColorScheme('light');
-    expect(await embed.state((state) => state.reason === 'system-color-scheme' && state.appliedScheme === 'light', mark)).toMatchObject({
+    expect(
+      await embed.state((state) => state.reason === 'system-color-scheme' && state.appliedScheme === 'light', mark),
+    ).toMatchObject({
       colorScheme: 'auto',
       appliedScheme: 'light',
       computed: { background: 'rgb(255, 255, 255)' },
@@ -136,7 +191,9 @@ describe('actions have visible effects (6.3; behaviour 2)', () => {
   });
 
   it('6.3 set-theme: primaryColor, borderRadius and font through CSS variables, over the session theme', async () => {
-    const embed = await loaded(undefined, { session: { embedTheme: { primaryColor: '#006400', font: 'Georgia, serif' } } });
+    const embed = await loaded(undefined, {
+      session: { embedTheme: { primaryColor: '#006400', font: 'Georgia, serif' } },
+    });
     expect(embed.latest()?.computed).toMatchObject({ primary: 'rgb(0, 100, 0)', fontFamily: 'Georgia, serif' });
     embed.channel.send({ type: 'service:action:set-theme', payload: { primaryColor: '#aa3300', borderRadius: 12 } });
     expect((await embed.state((state) => state.reason === 'service:action:set-theme')).computed).toMatchObject({
@@ -146,7 +203,10 @@ describe('actions have visible effects (6.3; behaviour 2)', () => {
       fontFamily: 'Georgia, serif',
     });
     const mark = embed.events.length;
-    embed.channel.send({ type: 'service:action:set-theme', payload: { primaryColor: 'not a color', font: '"Courier New", monospace', borderRadius: '2px' } });
+    embed.channel.send({
+      type: 'service:action:set-theme',
+      payload: { primaryColor: 'not a color', font: '"Courier New", monospace', borderRadius: '2px' },
+    });
     expect((await embed.state((state) => state.reason === 'service:action:set-theme', mark)).computed).toMatchObject({
       // A value the browser refuses is ignored.
       primary: 'rgb(170, 51, 0)',
@@ -181,46 +241,91 @@ describe('actions have visible effects (6.3; behaviour 2)', () => {
   it('6.3 set-filter: pushes filters in and the widgets query again; null clears', async () => {
     const embed = await loaded();
     const runs = embed.latest()!.queryRuns;
-    embed.channel.send({ type: 'service:action:set-filter', payload: { filterUrlParameter: buildFilterUrlParameter({ 'orders.status': { value: ['completed', 'shipped'] } }) } });
-    const filtered = await embed.state((state) => state.reason === 'render' && state.filters['orders.status'] !== undefined);
+    embed.channel.send({
+      type: 'service:action:set-filter',
+      payload: {
+        filterUrlParameter: buildFilterUrlParameter({ 'orders.status': { value: ['completed', 'shipped'] } }),
+      },
+    });
+    const filtered = await embed.state(
+      (state) => state.reason === 'render' && state.filters['orders.status'] !== undefined,
+    );
     expect(filtered.filters).toEqual({ 'orders.status': { value: ['completed', 'shipped'] } });
     expect(filtered.widgets.find((item) => item.id === 'orders-by-status')?.rowCount).toBe(2);
     expect(filtered.queryRuns).toBe(runs + 4);
     const mark = embed.events.length;
-    embed.channel.send({ type: 'service:action:set-filter', payload: { filterUrlParameter: `f_orders.status=${encodeURIComponent('{"value":null}')}` } });
+    embed.channel.send({
+      type: 'service:action:set-filter',
+      payload: { filterUrlParameter: `f_orders.status=${encodeURIComponent('{"value":null}')}` },
+    });
     const cleared = await embed.state((state) => state.reason === 'render', mark);
     expect(cleared.filters).toEqual({});
     expect(cleared.widgets.find((item) => item.id === 'orders-by-status')?.rowCount).toBe(5);
   });
 
   it('behaviour 2: f_ filters of the URL, with the default equals and with an operator', async () => {
-    const equals = await loaded({ surface: 'dashboard', publicId: 'sales-overview', filters: { 'orders.status': 'completed' } });
+    const equals = await loaded({
+      surface: 'dashboard',
+      publicId: 'sales-overview',
+      filters: { 'orders.status': 'completed' },
+    });
     expect(widget(equals, 'orders-by-status')?.rowCount).toBe(1);
-    const notEquals = await loaded({ surface: 'dashboard', publicId: 'sales-overview', filters: { 'orders.status': { operator: 'notEquals', value: 'cancelled' } } });
+    const notEquals = await loaded({
+      surface: 'dashboard',
+      publicId: 'sales-overview',
+      filters: { 'orders.status': { operator: 'notEquals', value: 'cancelled' } },
+    });
     expect(widget(notEquals, 'orders-by-status')?.rowCount).toBe(4);
     expect(notEquals.latest()?.filters).toEqual({ 'orders.status': { operator: 'notEquals', value: 'cancelled' } });
   });
 
   it('behaviour 2: tg_ time grains of the URL', async () => {
-    const embed = await loaded({ surface: 'dashboard', publicId: 'sales-overview', timeGrains: { 'orders.created_at': 'quarter' } });
+    const embed = await loaded({
+      surface: 'dashboard',
+      publicId: 'sales-overview',
+      timeGrains: { 'orders.created_at': 'quarter' },
+    });
     expect(widget(embed, 'revenue-by-month')?.rowCount).toBe(8);
   });
 
   it('6.3 navigate: goes to an in-embed path and answers with navigate and view; an unknown path is an error', async () => {
     const embed = await loaded();
     const mark = embed.events.length;
-    embed.channel.send({ type: 'service:action:navigate', payload: { path: '/dashboard/sales-overview/widgets/orders-by-status' } });
+    embed.channel.send({
+      type: 'service:action:navigate',
+      payload: { path: '/dashboard/sales-overview/widgets/orders-by-status' },
+    });
     const navigate = await embed.next('service:event:navigate', undefined, mark);
-    expect(navigate.payload).toEqual({ path: '/dashboard/sales-overview/widgets/orders-by-status', previousPath: '/dashboard/sales-overview' });
+    expect(navigate.payload).toEqual({
+      path: '/dashboard/sales-overview/widgets/orders-by-status',
+      previousPath: '/dashboard/sales-overview',
+    });
     const view = await embed.next('service:event:view', undefined, mark);
-    expect(view.payload).toEqual({ surface: 'dashboard', path: '/dashboard/sales-overview/widgets/orders-by-status', publicId: 'sales-overview', title: 'Sales overview · Orders by status' });
-    expect(embed.known().slice(-2).map((event) => event.type)).toEqual(['service:event:navigate', 'service:event:view']);
+    expect(view.payload).toEqual({
+      surface: 'dashboard',
+      path: '/dashboard/sales-overview/widgets/orders-by-status',
+      publicId: 'sales-overview',
+      title: 'Sales overview · Orders by status',
+    });
+    expect(
+      embed
+        .known()
+        .slice(-2)
+        .map((event) => event.type),
+    ).toEqual(['service:event:navigate', 'service:event:view']);
     const detail = await embed.state((state) => state.reason === 'service:action:navigate');
-    expect(detail).toMatchObject({ path: '/dashboard/sales-overview/widgets/orders-by-status', heading: 'Orders by status' });
+    expect(detail).toMatchObject({
+      path: '/dashboard/sales-overview/widgets/orders-by-status',
+      heading: 'Orders by status',
+    });
 
     const before = embed.events.length;
     embed.channel.send({ type: 'service:action:navigate', payload: { path: '/nowhere' } });
-    expect((await embed.next('service:event:error', undefined, before)).payload).toEqual({ message: 'There is no page at "/nowhere".', context: 'navigate', fatal: false });
+    expect((await embed.next('service:event:error', undefined, before)).payload).toEqual({
+      message: 'There is no page at "/nowhere".',
+      context: 'navigate',
+      fatal: false,
+    });
     expect((await embed.state(() => true, before)).path).toBe('/dashboard/sales-overview/widgets/orders-by-status');
   });
 
@@ -267,7 +372,10 @@ describe('actions have visible effects (6.3; behaviour 2)', () => {
     embed.channel.send({ type: 'service:action:set-locale', payload: { locale: 'de-DE' } });
     const state = await embed.state((candidate) => candidate.reason === 'service:action:set-locale', mark);
     expect(state.appliedScheme).toBe('light');
-    const reasons = embed.events.slice(mark).filter((event) => event.type === STATE_EVENT_TYPE).map((event) => (event.payload as { reason: string }).reason);
+    const reasons = embed.events
+      .slice(mark)
+      .filter((event) => event.type === STATE_EVENT_TYPE)
+      .map((event) => (event.payload as { reason: string }).reason);
     expect(reasons).toEqual(['service:action:set-locale']);
   });
 });
@@ -283,7 +391,13 @@ describe('viewer interactions (6.2)', () => {
     expect(widget(embed, 'orders-by-status')?.exportable).toBe(true);
     await embed.frame.getByRole('button', { name: 'Download CSV: Orders by status' }).click();
     const download = await embed.next('service:event:download');
-    expect(download.payload).toEqual({ format: 'csv', target: 'widget', widgetId: 'orders-by-status', title: 'Orders by status', rowCount: 5 });
+    expect(download.payload).toEqual({
+      format: 'csv',
+      target: 'widget',
+      widgetId: 'orders-by-status',
+      title: 'Orders by status',
+      rowCount: 5,
+    });
   });
 
   it('6.2 download: the dashboard export menu exports every widget; showDashboardExportMenu=false hides it', async () => {
@@ -292,13 +406,23 @@ describe('viewer interactions (6.2)', () => {
     await embed.frame.getByText('Export', { exact: true }).click();
     await embed.frame.getByRole('button', { name: 'Download all data (CSV)' }).click();
     const download = await embed.next('service:event:download');
-    expect(download.payload).toEqual({ format: 'csv', target: 'dashboard', title: 'Sales overview', rowCount: 1 + 24 + 5 + 4 });
+    expect(download.payload).toEqual({
+      format: 'csv',
+      target: 'dashboard',
+      title: 'Sales overview',
+      rowCount: 1 + 24 + 5 + 4,
+    });
 
-    const hidden = await loaded({ surface: 'dashboard', publicId: 'sales-overview', allowExport: true, switches: { showDashboardExportMenu: false } });
+    const hidden = await loaded({
+      surface: 'dashboard',
+      publicId: 'sales-overview',
+      allowExport: true,
+      switches: { showDashboardExportMenu: false },
+    });
     expect(hidden.latest()?.visible).toMatchObject({ exportMenu: false, header: true });
   });
 
-  it('6.2 drilldown: a click on a bar posts the measure, the bar\'s value and the widget', async () => {
+  it("6.2 drilldown: a click on a bar posts the measure, the bar's value and the widget", async () => {
     const embed = await loaded();
     await embed.frame.getByRole('button', { name: /^completed: [\d,]+ Count$/ }).click();
     const drilldown = await embed.next('service:event:drilldown');
@@ -310,17 +434,30 @@ describe('viewer interactions (6.2)', () => {
     const mark = embed.events.length;
     await embed.frame.getByRole('button', { name: 'Details: Revenue by month' }).click();
     const navigate = await embed.next('service:event:navigate', undefined, mark);
-    expect(navigate.payload).toEqual({ path: '/dashboard/sales-overview/widgets/revenue-by-month', previousPath: '/dashboard/sales-overview' });
-    await embed.next('service:event:view', (event) => event.payload.path === '/dashboard/sales-overview/widgets/revenue-by-month', mark);
+    expect(navigate.payload).toEqual({
+      path: '/dashboard/sales-overview/widgets/revenue-by-month',
+      previousPath: '/dashboard/sales-overview',
+    });
+    await embed.next(
+      'service:event:view',
+      (event) => event.payload.path === '/dashboard/sales-overview/widgets/revenue-by-month',
+      mark,
+    );
     await embed.frame.getByRole('button', { name: /Back to dashboard/ }).click();
-    const back = await embed.next('service:event:navigate', (event) => event.payload.path === '/dashboard/sales-overview', mark);
+    const back = await embed.next(
+      'service:event:navigate',
+      (event) => event.payload.path === '/dashboard/sales-overview',
+      mark,
+    );
     expect(back.payload.previousPath).toBe('/dashboard/sales-overview/widgets/revenue-by-month');
   });
 
   it('a filter widget narrows the other widgets of its view', async () => {
     const embed = await loaded();
     await embed.frame.getByLabelText('Status', { exact: true }).selectOptions('returned');
-    const state = await embed.state((candidate) => candidate.reason === 'render' && candidate.filters['orders.status'] !== undefined);
+    const state = await embed.state(
+      (candidate) => candidate.reason === 'render' && candidate.filters['orders.status'] !== undefined,
+    );
     expect(state.filters).toEqual({ 'orders.status': { value: 'returned' } });
     expect(state.widgets.find((item) => item.id === 'orders-by-status')?.rowCount).toBe(1);
   });
@@ -328,10 +465,18 @@ describe('viewer interactions (6.2)', () => {
 
 describe('URL switches and session settings (behaviour 2; 2.7)', () => {
   it('showDashboardHeader=false hides the header; showDashboardTitle=false only the title', async () => {
-    const noHeader = await loaded({ surface: 'dashboard', publicId: 'sales-overview', switches: { showDashboardHeader: false } });
+    const noHeader = await loaded({
+      surface: 'dashboard',
+      publicId: 'sales-overview',
+      switches: { showDashboardHeader: false },
+    });
     expect(noHeader.latest()).toMatchObject({ heading: '', visible: { header: false, title: false } });
     expect(noHeader.latest()?.buttons).not.toContain('Refresh');
-    const noTitle = await loaded({ surface: 'dashboard', publicId: 'sales-overview', switches: { showDashboardTitle: false } });
+    const noTitle = await loaded({
+      surface: 'dashboard',
+      publicId: 'sales-overview',
+      switches: { showDashboardTitle: false },
+    });
     expect(noTitle.latest()).toMatchObject({ heading: '', visible: { header: true, title: false } });
     expect(noTitle.latest()?.buttons).toContain('Refresh');
     const shown = await loaded();
@@ -344,15 +489,23 @@ describe('URL switches and session settings (behaviour 2; 2.7)', () => {
     expect(hidden.latest()?.visible.chatLauncher).toBe(false);
   });
 
-  it('6.2 ai-query from the dashboard\'s chat panel reports the dashboard surface', async () => {
+  it("6.2 ai-query from the dashboard's chat panel reports the dashboard surface", async () => {
     const embed = await loaded();
     await embed.frame.getByRole('button', { name: 'Open AI chat' }).click();
     await embed.frame.getByLabelText('Your question').fill('Orders by status');
     await embed.frame.getByRole('button', { name: 'Send' }).click();
     const submitted = await embed.next('service:event:ai-query', (event) => event.payload.status === 'submitted');
-    expect(submitted).toMatchObject({ surface: 'dashboard', payload: { query: 'Orders by status', status: 'submitted', agentId: '1' } });
+    expect(submitted).toMatchObject({
+      surface: 'dashboard',
+      payload: { query: 'Orders by status', status: 'submitted', agentId: '1' },
+    });
     const completed = await embed.next('service:event:ai-query', (event) => event.payload.status !== 'submitted');
-    expect(completed.payload).toMatchObject({ query: 'Orders by status', status: 'completed', agentId: '1', chatId: expect.any(String) });
+    expect(completed.payload).toMatchObject({
+      query: 'Orders by status',
+      status: 'completed',
+      agentId: '1',
+      chatId: expect.any(String),
+    });
   });
 
   it('every button has an accessible name', async () => {

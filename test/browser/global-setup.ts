@@ -93,7 +93,9 @@ function startServer(): Promise<{ server: Server; origin: string }> {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(EMBED_PAGE);
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      .end(EMBED_PAGE);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -123,8 +125,7 @@ async function startServers(): Promise<Servers> {
   // the sources, or the emulator-embed tests would test yesterday's page.
   if ((await buildPageScript()).replace(/\n$/, '') !== PAGE_SCRIPT) {
     console.warn(
-      '[browser tests] src/emulator/embed/page-script.generated.ts is stale: regenerate with ' +
-        '`npm run generate`',
+      '[browser tests] src/emulator/embed/page-script.generated.ts is stale: regenerate with ' + '`npm run generate`',
     );
   }
   const emulator = await startEmulator({ port: 0, chatPace: 'instant' });

@@ -8,7 +8,11 @@ import { createFakeEmbed, createReplayFetch, TRANSCRIPTS } from '../../src/testi
 afterEach(cleanup);
 
 it('the chat shows the recorded answer once, across a dropped connection', async () => {
-  const replay = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: 'bytes', faults: { dropAfterLines: 10 } });
+  const replay = createReplayFetch({
+    transcript: TRANSCRIPTS['top-customers'],
+    chunking: 'bytes',
+    faults: { dropAfterLines: 10 },
+  });
   render(
     <ServiceProvider chat={{ url: '/api/service', fetch: replay.fetch }}>
       <AgentChat />
@@ -26,10 +30,16 @@ it('the dashboard gets its session, reports ready, and sends the colour scheme a
   try {
     render(
       <ServiceProvider tenantUrl={fake.tenantUrl} getEmbedSession={async () => 'test-session'}>
-        <EmbeddedDashboard publicId="sales-overview" colorScheme="dark" onReady={(event) => ready.push(event.payload)} />
+        <EmbeddedDashboard
+          publicId="sales-overview"
+          colorScheme="dark"
+          onReady={(event) => ready.push(event.payload)}
+        />
       </ServiceProvider>,
     );
-    await expect(fake.waitForAction('service:action:set-color-scheme')).resolves.toMatchObject({ payload: { scheme: 'dark' } });
+    await expect(fake.waitForAction('service:action:set-color-scheme')).resolves.toMatchObject({
+      payload: { scheme: 'dark' },
+    });
     expect(ready).toHaveLength(1);
     expect(new URL(fake.loads[0]!.url).searchParams.get('session')).toBe('test-session');
   } finally {

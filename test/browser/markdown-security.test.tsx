@@ -107,7 +107,11 @@ async function settle(): Promise<void> {
 }
 
 function assertInert(element: HTMLElement): void {
-  expect(element.querySelectorAll('script, iframe, object, embed, img, svg, style, link, form, details, button, input:not([type="checkbox"])')).toHaveLength(0);
+  expect(
+    element.querySelectorAll(
+      'script, iframe, object, embed, img, svg, style, link, form, details, button, input:not([type="checkbox"])',
+    ),
+  ).toHaveLength(0);
   for (const node of element.querySelectorAll('*')) {
     for (const attribute of node.attributes) {
       expect(attribute.name, `${node.tagName} ${attribute.name}`).not.toMatch(/^on/i);

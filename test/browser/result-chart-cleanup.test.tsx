@@ -51,20 +51,34 @@ let nextId = 0;
 const originalAdd = window.addEventListener;
 const originalRemove = window.removeEventListener;
 
-function keyOf(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): string {
+function keyOf(
+  type: string,
+  listener: EventListenerOrEventListenerObject,
+  options?: boolean | EventListenerOptions,
+): string {
   if (!ids.has(listener)) ids.set(listener, nextId++);
   const capture = typeof options === 'boolean' ? options : options?.capture === true;
   return `${type} #${ids.get(listener)} ${capture ? 'capture' : 'bubble'}`;
 }
 
 beforeAll(() => {
-  window.addEventListener = function (this: Window, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+  window.addEventListener = function (
+    this: Window,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ) {
     // `once` listeners remove themselves after one call: not a leak to count.
     if (!listener) return;
     if (!(typeof options === 'object' && options.once)) attached.add(keyOf(type, listener, options));
     originalAdd.call(this, type, listener, options);
   } as typeof window.addEventListener;
-  window.removeEventListener = function (this: Window, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) {
+  window.removeEventListener = function (
+    this: Window,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ) {
     if (!listener) return;
     attached.delete(keyOf(type, listener, options));
     originalRemove.call(this, type, listener, options);
@@ -104,7 +118,8 @@ describe('ResultChart lets go of its Vega view on unmount (real Chromium)', () =
   it('unmounted while vega is still loading, it builds no view and reports no error', async () => {
     const errors = await pageErrors(async () => {
       // Nothing of vega is fetched before a chart appears (issue 9: loaded with import() on first use).
-      const vegaRequests = () => performance.getEntriesByType('resource').filter((entry) => /vega-(embed|lite|interpreter)/.test(entry.name));
+      const vegaRequests = () =>
+        performance.getEntriesByType('resource').filter((entry) => /vega-(embed|lite|interpreter)/.test(entry.name));
       expect(vegaRequests()).toEqual([]);
       const before = new Set(attached);
       const host = document.createElement('div');
@@ -135,7 +150,12 @@ describe('ResultChart lets go of its Vega view on unmount (real Chromium)', () =
     const before = new Set(attached);
     // An interval selection listens on window for the end of a drag, whatever element it began on.
     const chart = mountChart(
-      <ResultChart spec={{ ...bars, params: [{ name: 'brush', select: { type: 'interval', encodings: ['x'] } }] }} columns={table.columns} rows={table.rows} title="Orders" />,
+      <ResultChart
+        spec={{ ...bars, params: [{ name: 'brush', select: { type: 'interval', encodings: ['x'] } }] }}
+        columns={table.columns}
+        rows={table.rows}
+        title="Orders"
+      />,
     );
     await settled(chart);
     const added = [...attached].filter((key) => !before.has(key));

@@ -26,7 +26,8 @@ export function unmountChart(): void {
 /** A recorded complete `serviceSqlApi` result and its table. */
 export function fixture(name: SqlFixtureName): { result: ServiceSqlApiResult; table: ResultTable } {
   const call = sqlToolCall(name);
-  if (call.status !== 'complete' || call.result.kind !== 'serviceSqlApi') throw new Error(`${name} is not a complete SQL result`);
+  if (call.status !== 'complete' || call.result.kind !== 'serviceSqlApi')
+    throw new Error(`${name} is not a complete SQL result`);
   return { result: call.result.value, table: toResultTable(call.result)! };
 }
 

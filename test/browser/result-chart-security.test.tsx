@@ -58,7 +58,9 @@ function leaks(): { resources: string[]; violations: typeof violations } {
 }
 
 async function draw(spec: Record<string, unknown>): Promise<HTMLElement> {
-  const chart = mountChart(<ResultChart spec={JSON.stringify(spec)} columns={table.columns} rows={table.rows} title="Attack" />);
+  const chart = mountChart(
+    <ResultChart spec={JSON.stringify(spec)} columns={table.columns} rows={table.rows} title="Attack" />,
+  );
   await vi.waitFor(() => expect(chart.dataset.state).not.toBe('loading'), { timeout: 20_000 });
   return chart;
 }
@@ -73,7 +75,9 @@ function expectNothingLeft(chart: HTMLElement): void {
   expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
   expect(opened).toEqual([]);
   // No live link and no image with a URL anywhere in the chart or the tooltip.
-  const anchors = [...document.querySelectorAll('a[href], a[*|href]')].filter((anchor) => chartHost().contains(anchor) || anchor.closest('#vg-tooltip-element'));
+  const anchors = [...document.querySelectorAll('a[href], a[*|href]')].filter(
+    (anchor) => chartHost().contains(anchor) || anchor.closest('#vg-tooltip-element'),
+  );
   expect(anchors).toEqual([]);
   for (const image of document.querySelectorAll('image, img')) {
     const href = image.getAttribute('href') ?? image.getAttribute('xlink:href') ?? image.getAttribute('src') ?? '';
@@ -89,7 +93,9 @@ const bars = {
 
 /** The statuses the drawn bars carry. */
 function drawnStatuses(chart: HTMLElement): string[] {
-  return [...chart.querySelectorAll('g.mark-rect path')].map((bar) => /status: (\w+)/i.exec(bar.getAttribute('aria-label') ?? '')?.[1] ?? '');
+  return [...chart.querySelectorAll('g.mark-rect path')].map(
+    (bar) => /status: (\w+)/i.exec(bar.getAttribute('aria-label') ?? '')?.[1] ?? '',
+  );
 }
 
 describe('chart specs cannot reach out or run code (strict CSP, real Chromium)', () => {
@@ -112,7 +118,9 @@ describe('chart specs cannot reach out or run code (strict CSP, real Chromium)',
         { ...bars, data: { name: 'stolen' } },
         {
           ...bars,
-          transform: [{ lookup: 'status', from: { data: { url: `${EVIL_ORIGIN}/lookup.json` }, key: 'status', fields: ['x'] } }],
+          transform: [
+            { lookup: 'status', from: { data: { url: `${EVIL_ORIGIN}/lookup.json` }, key: 'status', fields: ['x'] } },
+          ],
         },
       ],
     });
@@ -145,7 +153,11 @@ describe('chart specs cannot reach out or run code (strict CSP, real Chromium)',
         bars,
         {
           mark: { type: 'image', width: 20, height: 20 },
-          encoding: { x: { field: 'status', type: 'nominal' }, y: { field: 'orders', type: 'quantitative' }, url: { value: `${EVIL_ORIGIN}/pixel.png` } },
+          encoding: {
+            x: { field: 'status', type: 'nominal' },
+            y: { field: 'orders', type: 'quantitative' },
+            url: { value: `${EVIL_ORIGIN}/pixel.png` },
+          },
         },
         {
           mark: { type: 'image', width: 20, height: 20, url: `${SAME_ORIGIN_EVIL}/pixel.png` },
@@ -191,9 +203,15 @@ describe('chart specs cannot reach out or run code (strict CSP, real Chromium)',
   it.each([
     ['a calculate reaching for globals', { transform: [{ calculate: 'window.__pwned = 1', as: 'x' }] }],
     ['a constructor escape', { transform: [{ calculate: "constructor.constructor('window.__pwned=1')()", as: 'x' }] }],
-    ['a filter calling a non-function', { transform: [{ filter: "'a'.constructor.constructor('window.__pwned=1')()" }] }],
-    ['a parameter expression', { params: [{ name: 'p', expr: "(function(){window.__pwned=1})()" }] }],
-    ['an event stream with an expression', { params: [{ name: 'q', value: 0, on: [{ events: 'click', update: 'eval("window.__pwned=1")' }] }] }],
+    [
+      'a filter calling a non-function',
+      { transform: [{ filter: "'a'.constructor.constructor('window.__pwned=1')()" }] },
+    ],
+    ['a parameter expression', { params: [{ name: 'p', expr: '(function(){window.__pwned=1})()' }] }],
+    [
+      'an event stream with an expression',
+      { params: [{ name: 'q', value: 0, on: [{ events: 'click', update: 'eval("window.__pwned=1")' }] }] },
+    ],
   ])('expressions cannot run code: %s', async (_, attack) => {
     const chart = await draw({ ...bars, ...attack });
     // Either the spec is refused (error card) or it draws: never does the payload run.

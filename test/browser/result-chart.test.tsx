@@ -13,7 +13,10 @@ afterEach(unmountChart);
 
 function chartOf(name: SqlFixtureName, theme?: 'light' | 'dark') {
   const { result, table } = fixture(name);
-  const chart = mountChart(<ResultChart spec={result.vegaSpec!} columns={table.columns} rows={table.rows} title={result.queryTitle} />, theme);
+  const chart = mountChart(
+    <ResultChart spec={result.vegaSpec!} columns={table.columns} rows={table.rows} title={result.queryTitle} />,
+    theme,
+  );
   return { chart, result };
 }
 
@@ -43,7 +46,9 @@ describe('ResultChart in Chromium', () => {
       const bar = byStatus.get(String(row[0]));
       expect(bar, String(row[0])).toBeDefined();
       // Labels carry the number as the spec formats it (`,`), heights follow the values.
-      expect(bar!.getAttribute('aria-label')).toContain(`Orders: ${new Intl.NumberFormat('en-US').format(numberOf(row[1]))}`);
+      expect(bar!.getAttribute('aria-label')).toContain(
+        `Orders: ${new Intl.NumberFormat('en-US').format(numberOf(row[1]))}`,
+      );
       expect(bar!.getBBox().height / tallest).toBeCloseTo(numberOf(row[1]) / largest, 2);
     }
   });
@@ -75,7 +80,8 @@ describe('ResultChart in Chromium', () => {
     await settled(chart);
     const arcs = [...chart.querySelectorAll('g.mark-arc path')];
     expect(arcs).toHaveLength(result.data.length);
-    for (const row of result.data) expect(arcs.some((arc) => arc.getAttribute('aria-label')?.includes(`Region: ${String(row[0])}`))).toBe(true);
+    for (const row of result.data)
+      expect(arcs.some((arc) => arc.getAttribute('aria-label')?.includes(`Region: ${String(row[0])}`))).toBe(true);
   });
 
   it('uses the official label colour in light mode and the theme text colour in dark mode', async () => {
@@ -83,7 +89,9 @@ describe('ResultChart in Chromium', () => {
     await settled(light.chart);
     const labelFill = (chart: HTMLElement) => chart.querySelector('g.role-axis-label text')!.getAttribute('fill');
     expect(labelFill(light.chart)?.toLowerCase()).toBe(DEFAULT_CHART_STYLE.labelColor.toLowerCase());
-    expect(light.chart.querySelector('g.role-axis-label text')!.getAttribute('font-family')).toBe(DEFAULT_CHART_STYLE.font);
+    expect(light.chart.querySelector('g.role-axis-label text')!.getAttribute('font-family')).toBe(
+      DEFAULT_CHART_STYLE.font,
+    );
     const dark = chartOf('ordersByStatus', 'dark');
     await settled(dark.chart);
     const text = getComputedStyle(chartHost()).getPropertyValue('--service-color-text').trim();
@@ -96,7 +104,10 @@ describe('ResultChart in Chromium', () => {
     const { chart } = chartOf('ordersByStatus', 'light');
     await settled(chart);
     chartHost().dataset.serviceTheme = 'dark';
-    await vi.waitFor(() => expect(chart.querySelector('g.role-axis-label text')?.getAttribute('fill')).toBe('#eceef2'), { timeout: 20_000 });
+    await vi.waitFor(
+      () => expect(chart.querySelector('g.role-axis-label text')?.getAttribute('fill')).toBe('#eceef2'),
+      { timeout: 20_000 },
+    );
   });
 
   it('empties its container on unmount', async () => {
@@ -109,7 +120,13 @@ describe('ResultChart in Chromium', () => {
 
   it('shows an error card for a spec Vega-Lite cannot compile, in place of the chart only', async () => {
     const { table } = fixture('ordersByStatus');
-    const chart = mountChart(<ResultChart spec={{ mark: 'no-such-mark', encoding: { x: { field: 'status' } } }} columns={table.columns} rows={table.rows} />);
+    const chart = mountChart(
+      <ResultChart
+        spec={{ mark: 'no-such-mark', encoding: { x: { field: 'status' } } }}
+        columns={table.columns}
+        rows={table.rows}
+      />,
+    );
     await settled(chart, 'error');
     expect(chart.querySelector('[role="alert"]')!.textContent).toMatch(/not a valid Vega-Lite chart/);
     expect(chart.querySelector('svg')).toBeNull();
@@ -117,7 +134,13 @@ describe('ResultChart in Chromium', () => {
 
   it('shows an error card for a Vega spec and for rows that do not match the schema', async () => {
     const { table } = fixture('ordersByStatus');
-    const vega = mountChart(<ResultChart spec={{ $schema: 'https://vega.github.io/schema/vega/v5.json', marks: [] }} columns={table.columns} rows={table.rows} />);
+    const vega = mountChart(
+      <ResultChart
+        spec={{ $schema: 'https://vega.github.io/schema/vega/v5.json', marks: [] }}
+        columns={table.columns}
+        rows={table.rows}
+      />,
+    );
     expect(vega.dataset.state).toBe('error');
     expect(vega.textContent).toMatch(/a Vega spec, not Vega-Lite/);
     const rows = table.rows.map((row) => [...row]);

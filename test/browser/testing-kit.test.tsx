@@ -32,11 +32,24 @@ describe('createFakeEmbed with EmbeddedDashboard', () => {
     let sessions = 0;
     const { container } = render(
       <ServiceProvider tenantUrl={fake.tenantUrl} getEmbedSession={async () => `session-${(sessions += 1)}`}>
-        <EmbeddedDashboard ref={handle} publicId="sales-overview" locale="de-DE" colorScheme="dark" onEvent={(event) => events.push(event)} />
+        <EmbeddedDashboard
+          ref={handle}
+          publicId="sales-overview"
+          locale="de-DE"
+          colorScheme="dark"
+          onEvent={(event) => events.push(event)}
+        />
       </ServiceProvider>,
     );
-    await waitFor(() => expect(types(events)).toEqual(['service:event:ready', 'service:event:view', 'service:event:dashboard-loaded']));
-    expect(events[0]).toMatchObject({ source: 'service-embed', direction: 'event', surface: 'dashboard', payload: { mode: 'signed', publicId: 'sales-overview' } });
+    await waitFor(() =>
+      expect(types(events)).toEqual(['service:event:ready', 'service:event:view', 'service:event:dashboard-loaded']),
+    );
+    expect(events[0]).toMatchObject({
+      source: 'service-embed',
+      direction: 'event',
+      surface: 'dashboard',
+      payload: { mode: 'signed', publicId: 'sales-overview' },
+    });
     expect(container.querySelector<HTMLElement>('[data-service-embed]')!.dataset['state']).toBe('ready');
 
     // The load the host asked for: its session and URL parameters.
@@ -50,12 +63,18 @@ describe('createFakeEmbed with EmbeddedDashboard', () => {
     const scheme = await fake.waitForAction('service:action:set-color-scheme');
     expect(scheme).toMatchObject({ source: 'service-embed', direction: 'action', payload: { scheme: 'dark' } });
     act(() => handle.current!.navigate('/dashboard/sales-overview/widgets/w1'));
-    await expect(fake.waitForAction('service:action:navigate')).resolves.toMatchObject({ payload: { path: '/dashboard/sales-overview/widgets/w1' } });
+    await expect(fake.waitForAction('service:action:navigate')).resolves.toMatchObject({
+      payload: { path: '/dashboard/sales-overview/widgets/w1' },
+    });
     expect(fake.actions.every((action) => !('surface' in action))).toBe(true);
 
     // Events the test chooses, after the load's own.
     await fake.emit({ type: 'service:event:drilldown', payload: { member: 'orders.count', value: 3 } });
-    expect(events.at(-1)).toMatchObject({ type: 'service:event:drilldown', surface: 'dashboard', payload: { member: 'orders.count', value: 3 } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'service:event:drilldown',
+      surface: 'dashboard',
+      payload: { member: 'orders.count', value: 3 },
+    });
   });
 
   it('events: [] never says ready: the ready timeout, then retry gives a new load with a new session', async () => {
@@ -74,7 +93,10 @@ describe('createFakeEmbed with EmbeddedDashboard', () => {
     await fake.loaded(2);
     expect(fake.loads.map((load) => new URL(load.url).searchParams.get('session'))).toEqual(['session-1', 'session-2']);
     // This page says ready when the test decides.
-    await fake.emit({ type: 'service:event:ready', payload: { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'dashboard' } });
+    await fake.emit({
+      type: 'service:event:ready',
+      payload: { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'dashboard' },
+    });
     await waitFor(() => expect(root().dataset['state']).toBe('ready'));
   });
 });
@@ -83,16 +105,35 @@ describe('createFakeEmbed with createEmbedChannel', () => {
   it('its messages pass every check of the channel; a forged one is rejected with the reason', async () => {
     const iframe = document.createElement('iframe');
     document.body.append(iframe);
-    const fake = fakeEmbed({ iframe, events: [{ type: 'service:event:ready', payload: { embedTenant: 't1', deploymentId: 4, mode: 'signed', surface: 'app' } }] });
+    const fake = fakeEmbed({
+      iframe,
+      events: [
+        {
+          type: 'service:event:ready',
+          payload: { embedTenant: 't1', deploymentId: 4, mode: 'signed', surface: 'app' },
+        },
+      ],
+    });
     const events: AnyEmbedEvent[] = [];
     const rejections: EmbedRejection[] = [];
-    const channel = createEmbedChannel({ iframe, tenantUrl: fake.tenantUrl, onEvent: (event) => events.push(event), onRejected: (rejection) => rejections.push(rejection) });
+    const channel = createEmbedChannel({
+      iframe,
+      tenantUrl: fake.tenantUrl,
+      onEvent: (event) => events.push(event),
+      onRejected: (rejection) => rejections.push(rejection),
+    });
     channel.send({ type: 'service:action:refresh' });
     iframe.src = `${fake.tenantUrl}/embed/d/4/app?session=s`;
     await expect(fake.waitForAction('service:action:refresh')).resolves.toMatchObject({ payload: {} });
     expect(fake.loads[0]).toMatchObject({ surface: 'app', deploymentId: 4 });
     expect(events).toEqual([expect.objectContaining({ type: 'service:event:ready', surface: 'app' })]);
-    await fake.emitRaw({ source: 'service-embed', direction: 'action', type: 'service:action:refresh', payload: {}, timestamp: 1 });
+    await fake.emitRaw({
+      source: 'service-embed',
+      direction: 'action',
+      type: 'service:action:refresh',
+      payload: {},
+      timestamp: 1,
+    });
     expect(events).toHaveLength(1);
     expect(rejections).toHaveLength(1);
     channel.dispose();
@@ -106,7 +147,9 @@ describe('createFakeEmbed limits', () => {
     document.body.append(within);
     const fake = fakeEmbed({ within, timeoutMs: 150 });
     await expect(fake.loaded()).rejects.toThrow(/load 1 did not happen within 150 ms/);
-    await expect(fake.emit({ type: 'service:event:navigate', payload: { path: '/x' } })).rejects.toThrow(/within 150 ms/);
+    await expect(fake.emit({ type: 'service:event:navigate', payload: { path: '/x' } })).rejects.toThrow(
+      /within 150 ms/,
+    );
     await expect(fake.waitForAction('service:action:refresh', { timeoutMs: 50 })).rejects.toThrow(/within 50 ms/);
     // An iframe outside `within` is not played.
     const outside = document.createElement('iframe');
@@ -121,7 +164,11 @@ describe('createFakeEmbed limits', () => {
 
 describe('createReplayFetch with AgentChat', () => {
   it('renders the recorded answer, dedupes the question across a dropped connection', async () => {
-    const replay = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: 7, faults: { dropAfterLines: 10 } });
+    const replay = createReplayFetch({
+      transcript: TRANSCRIPTS['top-customers'],
+      chunking: 7,
+      faults: { dropAfterLines: 10 },
+    });
     const { container } = render(
       <div style={{ height: 600, display: 'flex', flexDirection: 'column' }}>
         <ServiceProvider chat={{ url: '/api/service', fetch: replay.fetch }}>
@@ -132,7 +179,9 @@ describe('createReplayFetch with AgentChat', () => {
     await userEvent.click(container.querySelector<HTMLTextAreaElement>('textarea')!);
     await userEvent.keyboard('Who are our top 10 customers?');
     await userEvent.keyboard('{Enter}');
-    await waitFor(() => expect(container.querySelector('[data-part="final-answer"]')).not.toBeNull(), { timeout: 10_000 });
+    await waitFor(() => expect(container.querySelector('[data-part="final-answer"]')).not.toBeNull(), {
+      timeout: 10_000,
+    });
     expect(replay.streams).toHaveLength(2);
     expect(replay.streams[1]!['messageId']).toBe(replay.streams[0]!['messageId']);
     expect(container.querySelectorAll('[data-role="user"]')).toHaveLength(1);

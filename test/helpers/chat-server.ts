@@ -116,7 +116,15 @@ export interface ChatServer {
 export const USAGE_LINE: Line = {
   id: '__usage__',
   type: 'usage',
-  usage: { models: ['test-model'], llmCalls: 1, inputTokens: 10, outputTokens: 5, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 15 },
+  usage: {
+    models: ['test-model'],
+    llmCalls: 1,
+    inputTokens: 10,
+    outputTokens: 5,
+    cacheWriteTokens: 0,
+    cacheReadTokens: 0,
+    totalTokens: 15,
+  },
 };
 
 /**
@@ -126,12 +134,66 @@ export const USAGE_LINE: Line = {
 export function defaultReply(request: ChatRequest): ReplyStep[] {
   const agent = ['service_data_analyst_agent'];
   return [
-    { id: 'a1', role: 'assistant', content: '', thinking: 'Die Frage: ', graphPath: agent, isInProcess: true, isDelta: true, sort: 2 },
-    { id: 'a1', role: 'assistant', content: '', thinking: `„${request.input ?? ''}“ 🤔`, graphPath: agent, isInProcess: true, isDelta: true, sort: 2 },
-    { id: 't1', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue"}' }, graphPath: [...agent, 'tools'], isInProcess: true, isDelta: false, sort: 3 },
-    { id: 't1', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue"}', result: '{"cubes":[],"searchQuery":"revenue"}' }, graphPath: [...agent, 'tools'], isInProcess: false, isDelta: false, sort: 4 },
-    { id: 'f1', role: 'assistant', content: 'Umsatz wächst ', graphPath: ['final'], isInProcess: true, isDelta: true, sort: 5 },
-    { id: 'f1', role: 'assistant', content: 'um 12 % 📈', graphPath: ['final'], isInProcess: true, isDelta: true, sort: 5 },
+    {
+      id: 'a1',
+      role: 'assistant',
+      content: '',
+      thinking: 'Die Frage: ',
+      graphPath: agent,
+      isInProcess: true,
+      isDelta: true,
+      sort: 2,
+    },
+    {
+      id: 'a1',
+      role: 'assistant',
+      content: '',
+      thinking: `„${request.input ?? ''}“ 🤔`,
+      graphPath: agent,
+      isInProcess: true,
+      isDelta: true,
+      sort: 2,
+    },
+    {
+      id: 't1',
+      role: 'assistant',
+      toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue"}' },
+      graphPath: [...agent, 'tools'],
+      isInProcess: true,
+      isDelta: false,
+      sort: 3,
+    },
+    {
+      id: 't1',
+      role: 'assistant',
+      toolCall: {
+        name: 'serviceMeta',
+        input: '{"searchQuery":"revenue"}',
+        result: '{"cubes":[],"searchQuery":"revenue"}',
+      },
+      graphPath: [...agent, 'tools'],
+      isInProcess: false,
+      isDelta: false,
+      sort: 4,
+    },
+    {
+      id: 'f1',
+      role: 'assistant',
+      content: 'Umsatz wächst ',
+      graphPath: ['final'],
+      isInProcess: true,
+      isDelta: true,
+      sort: 5,
+    },
+    {
+      id: 'f1',
+      role: 'assistant',
+      content: 'um 12 % 📈',
+      graphPath: ['final'],
+      isInProcess: true,
+      isDelta: true,
+      sort: 5,
+    },
     { id: 'f1', role: 'assistant', content: '.', graphPath: ['final'], isInProcess: false, isDelta: true, sort: 5 },
   ];
 }
@@ -237,7 +299,14 @@ class LineWriter {
       const last =
         fault.type === 'errorLine'
           ? { error: fault.message }
-          : { id: '__suspended__', type: 'suspend', code: 'chat_suspended', retryable: fault.retryable ?? true, messageId: this.messageId, error: 'The server restarted; resend the same request to resume' };
+          : {
+              id: '__suspended__',
+              type: 'suspend',
+              code: 'chat_suspended',
+              retryable: fault.retryable ?? true,
+              messageId: this.messageId,
+              error: 'The server restarted; resend the same request to resume',
+            };
       this.written = Number.NaN; // the fault fires once
       await this.pieces(`${JSON.stringify(last)}\n`);
       this.closed = true;
@@ -259,7 +328,10 @@ class LineWriter {
     const multiByte = bytes.findIndex((byte) => byte >= 0xc0);
     if (multiByte !== -1) cuts.add(multiByte + 1);
     let start = 0;
-    for (const cut of [...cuts].filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b).concat(bytes.length)) {
+    for (const cut of [...cuts]
+      .filter((c) => c > 0 && c < bytes.length)
+      .sort((a, b) => a - b)
+      .concat(bytes.length)) {
       if (this.closed) return;
       this.res.write(bytes.subarray(start, cut));
       start = cut;
@@ -308,7 +380,9 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
   }
 
   /** Who calls, or undefined when the credential is refused. Authorization wins over the token (5.6). */
-  function authenticate(headers: Record<string, string>): { kind: 'apiKey' } | { kind: 'token'; user: string } | undefined {
+  function authenticate(
+    headers: Record<string, string>,
+  ): { kind: 'apiKey' } | { kind: 'token'; user: string } | undefined {
     const authorization = headers.authorization;
     if (authorization !== undefined) return authorization === `Api-Key ${apiKey}` ? { kind: 'apiKey' } : undefined;
     const token = headers['x-service-auth-token'];
@@ -317,7 +391,13 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
   }
 
   function stateLine(thread: Thread): Line {
-    const messages = foldMessages(thread.runs.flatMap((run) => run.log.filter((l): l is Line => !(l instanceof RawLine) && typeof l.id === 'string' && typeof l.role === 'string')));
+    const messages = foldMessages(
+      thread.runs.flatMap((run) =>
+        run.log.filter(
+          (l): l is Line => !(l instanceof RawLine) && typeof l.id === 'string' && typeof l.role === 'string',
+        ),
+      ),
+    );
     return { id: '__state__', role: 'assistant', state: { messages }, isDelta: false, sort: 1000 };
   }
 
@@ -358,18 +438,28 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
   }
 
   /** Answers with the run: cutoff, what it emitted so far (in the replay form), then live lines. */
-  function subscribe(res: ServerResponse, thread: Thread, run: Run, resubscribing: boolean, fault: ChatFault | undefined): void {
+  function subscribe(
+    res: ServerResponse,
+    thread: Thread,
+    run: Run,
+    resubscribing: boolean,
+    fault: ChatFault | undefined,
+  ): void {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     // Send the 200 now, so a cut after 0 lines is a stream that started, not a refused request.
     res.flushHeaders();
     const writer = new LineWriter(res, fault, run.messageId);
     writer.write(cutoff(thread, run.end === undefined));
     const sofar = run.log.filter((l): l is Line => !(l instanceof RawLine));
-    const replayed =
-      !resubscribing ? run.log
-      : server.replay === 'lines' ? run.log
-      : server.replay === 'coalesced' ? coalesce(sofar)
-      : foldMessages(thread.runs.flatMap((r) => (r === run ? sofar : r.log.filter((l): l is Line => !(l instanceof RawLine)))));
+    const replayed = !resubscribing
+      ? run.log
+      : server.replay === 'lines'
+        ? run.log
+        : server.replay === 'coalesced'
+          ? coalesce(sofar)
+          : foldMessages(
+              thread.runs.flatMap((r) => (r === run ? sofar : r.log.filter((l): l is Line => !(l instanceof RawLine)))),
+            );
     for (const line of replayed) writer.write(line);
     const closeWith = (lines: Line[]) => {
       for (const line of lines) writer.write(line);
@@ -389,7 +479,8 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
 
   async function handleChat(req: RecordedRequest, res: ServerResponse): Promise<void> {
     const fault = takeFault();
-    if (fault?.type === 'status') return sendJson(res, fault.status, fault.body ?? { error: `Injected HTTP ${fault.status}` });
+    if (fault?.type === 'status')
+      return sendJson(res, fault.status, fault.body ?? { error: `Injected HTTP ${fault.status}` });
     const caller = authenticate(req.headers);
     if (!caller || fault?.type === 'rpcError') return sendJson(res, 200, createRpcAuthError());
     if (typeof req.body === 'string') return sendJson(res, 400, { error: 'Body must be JSON' });
@@ -409,7 +500,10 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
       const writer = new LineWriter(res, fault, undefined);
       writer.write(cutoff(thread, last !== undefined && last.end === undefined));
-      for (const line of foldMessages(thread.runs.flatMap((r) => r.log.filter((l): l is Line => !(l instanceof RawLine))))) writer.write(line);
+      for (const line of foldMessages(
+        thread.runs.flatMap((r) => r.log.filter((l): l is Line => !(l instanceof RawLine))),
+      ))
+        writer.write(line);
       writer.write(stateLine(thread));
       writer.write(USAGE_LINE);
       writer.end();
@@ -428,9 +522,22 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
       thread = { chatId: randomUUID(), owner: user, runs: [] };
       threads.set(thread.chatId, thread);
     }
-    const run: Run = { messageId: request.messageId, log: [], end: undefined, listeners: new Set(), release: undefined, aborted: false };
+    const run: Run = {
+      messageId: request.messageId,
+      log: [],
+      end: undefined,
+      listeners: new Set(),
+      release: undefined,
+      aborted: false,
+    };
     thread.runs.push(run);
-    const echo: Line = { id: request.messageId ?? `${Date.now()}-message`, role: 'user', content: request.input ?? '', isDelta: false, sort: 1 };
+    const echo: Line = {
+      id: request.messageId ?? `${Date.now()}-message`,
+      role: 'user',
+      content: request.input ?? '',
+      isDelta: false,
+      sort: 1,
+    };
     subscribe(res, thread, run, false, fault);
     void drive(run, thread, [echo, ...reply(request)]);
   }
@@ -439,7 +546,8 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
     const caller = authenticate(req.headers);
     if (!caller) return sendJson(res, 401, { error: 'Unauthorized' });
     const body = req.body as { chatId?: unknown; sessionSettings?: SessionSettings } | string;
-    if (typeof body !== 'object' || body === null || typeof body.chatId !== 'string') return sendJson(res, 400, { error: 'chatId is required' });
+    if (typeof body !== 'object' || body === null || typeof body.chatId !== 'string')
+      return sendJson(res, 400, { error: 'chatId is required' });
     const thread = threads.get(body.chatId);
     if (!thread) return sendJson(res, 404, { error: 'Chat not found' });
     const user = caller.kind === 'token' ? caller.user : identityOf(body.sessionSettings);
@@ -469,7 +577,12 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
       for (const [name, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
-      const recorded: RecordedRequest = { method: req.method ?? '', path: (req.url ?? '').split('?')[0] ?? '', headers, body };
+      const recorded: RecordedRequest = {
+        method: req.method ?? '',
+        path: (req.url ?? '').split('?')[0] ?? '',
+        headers,
+        body,
+      };
       requests.push(recorded);
       if (req.method !== 'POST') return sendJson(res, 405, { error: 'Method not allowed' });
       if (recorded.path === AGENT_PATH + CHAT_STREAM_PATH) return handleChat(recorded, res);

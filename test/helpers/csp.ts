@@ -20,7 +20,12 @@ export function enforceCsp(policy: string): CspViolation[] {
   meta.content = policy;
   document.head.prepend(meta);
   document.addEventListener('securitypolicyviolation', (event) => {
-    violations.push({ directive: event.effectiveDirective, blocked: event.blockedURI, source: event.sourceFile, sample: event.sample });
+    violations.push({
+      directive: event.effectiveDirective,
+      blocked: event.blockedURI,
+      source: event.sourceFile,
+      sample: event.sample,
+    });
   });
   return violations;
 }

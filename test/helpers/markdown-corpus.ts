@@ -66,7 +66,7 @@ const WORDS = (
  */
 export function generateAnswer(bytes: number, seed = 1): string {
   const next = random(seed);
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const sentence = () => {
     const count = 8 + Math.floor(next() * 14);
     const words: string[] = [];
@@ -91,11 +91,13 @@ export function generateAnswer(bytes: number, seed = 1): string {
     let block: string;
     if (kind === 'heading') block = `## ${section++}. ${sentence().slice(0, -1)}`;
     else if (kind === 'paragraph') block = paragraph();
-    else if (kind === 'list') block = Array.from({ length: 3 + Math.floor(next() * 4) }, () => `- ${sentence()}`).join('\n');
+    else if (kind === 'list')
+      block = Array.from({ length: 3 + Math.floor(next() * 4) }, () => `- ${sentence()}`).join('\n');
     else if (kind === 'table') {
       const rows = Array.from(
         { length: 3 + Math.floor(next() * 5) },
-        () => `| ${pick(['EU', 'APAC', 'LATAM', 'North America'])} | ${Math.floor(next() * 10000)} | ${(next() * 20 - 5).toFixed(1)}% |`,
+        () =>
+          `| ${pick(['EU', 'APAC', 'LATAM', 'North America'])} | ${Math.floor(next() * 10000)} | ${(next() * 20 - 5).toFixed(1)}% |`,
       );
       block = ['| Region | Orders | Growth |', '| :--- | ---: | ---: |', ...rows].join('\n');
     } else {

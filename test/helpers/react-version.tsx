@@ -33,7 +33,7 @@ export function describeReactVersion(): void {
     // React 19 renamed the element tag; an element from the other React's jsx-runtime is not a
     // valid child for this renderer, so the tag shows which runtime the JSX went through.
     const tag = major === 18 ? 'react.element' : 'react.transitional.element';
-    expect((<b /> as unknown as { $$typeof: symbol }).$$typeof).toBe(Symbol.for(tag));
+    expect(((<b />) as unknown as { $$typeof: symbol }).$$typeof).toBe(Symbol.for(tag));
     expect(renderToString(<b>bold</b>)).toBe('<b>bold</b>');
   });
 

@@ -36,7 +36,11 @@ export async function recordSqlToolCall(aiUrl: string, apiKey: string, question:
   const response = await fetch(`${aiUrl}/chat/stream-chat-state`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Api-Key ${apiKey}`, 'x-emulator-pace': 'instant' },
-    body: JSON.stringify({ input: question, messageId: createMessageId(), sessionSettings: { externalId: 'fixtures@acme.test' } }),
+    body: JSON.stringify({
+      input: question,
+      messageId: createMessageId(),
+      sessionSettings: { externalId: 'fixtures@acme.test' },
+    }),
   });
   if (!response.ok || !response.body) throw new Error(`chat answered ${response.status}`);
   const calls: ToolCallWire[] = [];
@@ -51,9 +55,13 @@ export async function recordSqlToolCall(aiUrl: string, apiKey: string, question:
 }
 
 /** Every fixture, recorded from the emulator at `aiUrl`. */
-export async function recordSqlFixtures(aiUrl: string, apiKey: string): Promise<Record<SqlFixtureName, RecordedSqlToolCall>> {
+export async function recordSqlFixtures(
+  aiUrl: string,
+  apiKey: string,
+): Promise<Record<SqlFixtureName, RecordedSqlToolCall>> {
   const entries = [];
-  for (const [name, question] of Object.entries(SQL_QUESTIONS)) entries.push([name, await recordSqlToolCall(aiUrl, apiKey, question)] as const);
+  for (const [name, question] of Object.entries(SQL_QUESTIONS))
+    entries.push([name, await recordSqlToolCall(aiUrl, apiKey, question)] as const);
   return Object.fromEntries(entries) as Record<SqlFixtureName, RecordedSqlToolCall>;
 }
 

@@ -26,7 +26,10 @@ for (const name of GLOBALS) {
     configurable: true,
     get() {
       // The first frame outside this file is the code that asked.
-      const frames = (new Error().stack ?? '').split('\n').slice(1).map((line) => line.trim());
+      const frames = (new Error().stack ?? '')
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim());
       const where = frames.find((frame) => !frame.includes(PROBE)) ?? '(unknown)';
       accesses.push({ global: name, phase, where });
       return undefined;

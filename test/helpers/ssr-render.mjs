@@ -54,7 +54,10 @@ const ROWS = [
   ['2025-01-01', 1200.5],
   ['2025-02-01', 1350],
 ];
-const SPEC = { mark: 'bar', encoding: { x: { field: 'month', type: 'temporal' }, y: { field: 'revenue', type: 'quantitative' } } };
+const SPEC = {
+  mark: 'bar',
+  encoding: { x: { field: 'month', type: 'temporal' }, y: { field: 'revenue', type: 'quantitative' } },
+};
 
 /** Each case: a name and the element a server renders. */
 function cases() {
@@ -63,8 +66,14 @@ function cases() {
   const withThinking = chat.messages.find((message) => message.thinking);
   const withSql = chat.messages.find((message) => message.toolCall?.name === 'serviceSqlApi');
   const sqlCall = withSql?.toolCall;
-  if (!answer || !withThinking || !withSql || !sqlCall) throw new Error('the recorded transcript lacks a final answer, thinking or a SQL call');
-  const provider = (child) => h(ServiceProvider, { tenantUrl: TENANT, getEmbedSession: fetchEmbedSession(), chat: { url: '/api/service' } }, child);
+  if (!answer || !withThinking || !withSql || !sqlCall)
+    throw new Error('the recorded transcript lacks a final answer, thinking or a SQL call');
+  const provider = (child) =>
+    h(
+      ServiceProvider,
+      { tenantUrl: TENANT, getEmbedSession: fetchEmbedSession(), chat: { url: '/api/service' } },
+      child,
+    );
   const parts = (child) => h(AgentChatProvider, { chat, showThinking: true }, child);
   return {
     embeds: provider([
@@ -94,9 +103,18 @@ function cases() {
       h(ChatThinking, { key: 'thinking', message: withThinking }),
       h(ChatToolCallView, { key: 'tool', message: withSql }),
     ]),
-    'streaming-markdown': h(StreamingMarkdown, { text: '# Revenue\n\n| month | revenue |\n| --- | --- |\n| Jan | **1,200** |\n\n- [x] done\n- unfinished `co', streaming: true }),
+    'streaming-markdown': h(StreamingMarkdown, {
+      text: '# Revenue\n\n| month | revenue |\n| --- | --- |\n| Jan | **1,200** |\n\n- [x] done\n- unfinished `co',
+      streaming: true,
+    }),
     'sql-tool-view': provider(h(SqlToolView, { call: sqlCall })),
-    'result-table': provider(h(ResultTable, { table: { columns: COLUMNS, rows: ROWS, totalRows: 5 }, title: 'Revenue by month', locale: 'en-US' })),
+    'result-table': provider(
+      h(ResultTable, {
+        table: { columns: COLUMNS, rows: ROWS, totalRows: 5 },
+        title: 'Revenue by month',
+        locale: 'en-US',
+      }),
+    ),
     'result-chart': provider(h(ResultChart, { spec: SPEC, columns: COLUMNS, rows: ROWS, title: 'Revenue by month' })),
   };
 }

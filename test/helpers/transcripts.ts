@@ -19,12 +19,26 @@ export function longThreadTranscript(count: number, chatId = '00000000-0000-4000
     lines.push({
       id: user ? `${1_767_225_600_000 + index}-message` : `answer-${index}`,
       role: user ? 'user' : 'assistant',
-      content: user ? `Question ${index / 2 + 1}: revenue in week ${index % 52}?` : `Revenue in week ${(index - 1) % 52} was $${(index * 1234.5).toFixed(2)}, up ${index % 9}% on the week before.`,
+      content: user
+        ? `Question ${index / 2 + 1}: revenue in week ${index % 52}?`
+        : `Revenue in week ${(index - 1) % 52} was $${(index * 1234.5).toFixed(2)}, up ${index % 9}% on the week before.`,
       isDelta: false,
       ...(user ? {} : { graphPath: ['final'] }),
       sort: index + 1,
     });
   }
-  lines.push({ id: '__usage__', type: 'usage', usage: { models: [], llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 0 } });
+  lines.push({
+    id: '__usage__',
+    type: 'usage',
+    usage: {
+      models: [],
+      llmCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
+      totalTokens: 0,
+    },
+  });
   return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
 }

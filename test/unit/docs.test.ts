@@ -23,7 +23,12 @@ const ENTRIES: Record<string, string | null> = {
   '@service/react/styles.css': null,
 };
 
-const GUIDES = ['README.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const GUIDES = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const read = (path: string) => readFileSync(path, 'utf8');
 
 interface Block {
@@ -54,7 +59,13 @@ function exportsOf(file: string, seen = new Set<string>()): Set<string> {
   const names = new Set<string>();
   if (seen.has(file)) return names;
   seen.add(file);
-  const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    read(file),
+    ts.ScriptTarget.Latest,
+    false,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const resolveFrom = (specifier: string) => {
     const base = join(dirname(file), specifier);
     const found = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
@@ -63,7 +74,10 @@ function exportsOf(file: string, seen = new Set<string>()): Set<string> {
   };
   for (const statement of source.statements) {
     if (ts.isExportDeclaration(statement)) {
-      const from = statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
+      const from =
+        statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)
+          ? statement.moduleSpecifier.text
+          : undefined;
       if (!statement.exportClause && from) for (const name of exportsOf(resolveFrom(from), seen)) names.add(name);
       else if (statement.exportClause && ts.isNamedExports(statement.exportClause)) {
         for (const element of statement.exportClause.elements) names.add(element.name.text);
@@ -73,7 +87,8 @@ function exportsOf(file: string, seen = new Set<string>()): Set<string> {
     const modifiers = ts.canHaveModifiers(statement) ? ts.getModifiers(statement) : undefined;
     if (!modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) continue;
     if (ts.isVariableStatement(statement)) {
-      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) names.add(declaration.name.text);
+      for (const declaration of statement.declarationList.declarations)
+        if (ts.isIdentifier(declaration.name)) names.add(declaration.name.text);
     } else if ('name' in statement && statement.name && ts.isIdentifier(statement.name as ts.Node)) {
       names.add((statement.name as ts.Identifier).text);
     }
@@ -89,7 +104,10 @@ const ALL_EXPORTS = new Set(Object.values(EXPORTS).flatMap((names) => [...names]
 
 /** A test file's imports of the sources, written as a partner imports the package. */
 function asPartnerWrites(code: string): string {
-  return code.replace(/from '(?:\.\.\/)+src(\/(?:core|server|emulator|testing))?'/g, (_, entry: string | undefined) => `from '@service/react${entry ?? ''}'`);
+  return code.replace(
+    /from '(?:\.\.\/)+src(\/(?:core|server|emulator|testing))?'/g,
+    (_, entry: string | undefined) => `from '@service/react${entry ?? ''}'`,
+  );
 }
 
 describe('guides', () => {
@@ -107,21 +125,28 @@ describe('guides', () => {
       const path = /file=(\S+)/.exec(block.info)![1]!;
       expect(existsSync(path), `${block.guide}: ${path} does not exist`).toBe(true);
       const file = read(path);
-      expect(block.code, `${block.guide}: the block of ${path} differs from the file`).toBe(path.startsWith('test/') ? asPartnerWrites(file) : file);
+      expect(block.code, `${block.guide}: the block of ${path} differs from the file`).toBe(
+        path.startsWith('test/') ? asPartnerWrites(file) : file,
+      );
     }
   });
 
   it('every name imported from the package in a guide is exported by that entry', () => {
     const problems: string[] = [];
     for (const block of BLOCKS.filter((b) => /^(ts|tsx|js|jsx|mjs)$/.test(b.lang))) {
-      for (const match of block.code.matchAll(/import\s+(?:type\s+)?(?:\{([^}]*)\}\s+from\s+)?'(@service\/react[^']*)'/g)) {
+      for (const match of block.code.matchAll(
+        /import\s+(?:type\s+)?(?:\{([^}]*)\}\s+from\s+)?'(@service\/react[^']*)'/g,
+      )) {
         const [, names = '', entry = ''] = match;
         if (!(entry in ENTRIES)) {
           problems.push(`${block.guide}: no entry ${entry}`);
           continue;
         }
         for (const raw of names.split(',')) {
-          const name = raw.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
+          const name = raw
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]!;
           if (name && !EXPORTS[entry]!.has(name)) problems.push(`${block.guide}: ${entry} does not export ${name}`);
         }
       }
@@ -132,15 +157,43 @@ describe('guides', () => {
   it('every API name in backticks in the prose is exported by some entry', () => {
     // Names of the platform, of React and of other packages that the guides mention.
     const OTHERS = new Set([
-      'AbortSignal', 'ReadableStream', 'TextEncoder', 'EvalError', 'QueryClient', 'QueryClientProvider', 'StrictMode',
-      'IncomingMessage', 'ServerResponse', 'SignJWT', 'ReactNode', 'HTMLIFrameElement', 'MessageEvent',
-      'useSyncExternalStore', 'useState', 'useRef', 'createRoot', 'withThemeByClassName', 'defineConfig',
-      'toHaveLength', 'toBeInTheDocument', 'userEvent',
+      'AbortSignal',
+      'ReadableStream',
+      'TextEncoder',
+      'EvalError',
+      'QueryClient',
+      'QueryClientProvider',
+      'StrictMode',
+      'IncomingMessage',
+      'ServerResponse',
+      'SignJWT',
+      'ReactNode',
+      'HTMLIFrameElement',
+      'MessageEvent',
+      'useSyncExternalStore',
+      'useState',
+      'useRef',
+      'createRoot',
+      'withThemeByClassName',
+      'defineConfig',
+      'toHaveLength',
+      'toBeInTheDocument',
+      'userEvent',
       // Environment variables.
-      'EMULATOR_PORT', 'STORYBOOK_PORT', 'NEXT_PUBLIC_', 'SERVICE_URL', 'SERVICE_API_KEY', 'SERVICE_AI_URL', 'SERVICE_DATA_URL', 'SERVICE_DATA_API_SECRET', 'NODE_ENV',
+      'EMULATOR_PORT',
+      'STORYBOOK_PORT',
+      'NEXT_PUBLIC_',
+      'SERVICE_URL',
+      'SERVICE_API_KEY',
+      'SERVICE_AI_URL',
+      'SERVICE_DATA_URL',
+      'SERVICE_DATA_API_SECRET',
+      'NODE_ENV',
     ]);
     const looksLikeApi = (name: string) =>
-      /^(create|use|fetch|start|with|refuse|validate|build|read|select|is|sign|inject|clear|chunk|replay|to)[A-Z]\w*$/.test(name) ||
+      /^(create|use|fetch|start|with|refuse|validate|build|read|select|is|sign|inject|clear|chunk|replay|to)[A-Z]\w*$/.test(
+        name,
+      ) ||
       /^[A-Z][a-z0-9]+[A-Z]\w*$/.test(name) ||
       /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(name) ||
       name === 'TRANSCRIPTS';
@@ -148,7 +201,8 @@ describe('guides', () => {
     for (const guide of GUIDES.filter((g) => g.startsWith('docs/'))) {
       for (const match of proseOf(guide).matchAll(/`([A-Za-z_]\w*)(?:\([^`]*\))?`/g)) {
         const name = match[1]!;
-        if (looksLikeApi(name) && !ALL_EXPORTS.has(name) && !OTHERS.has(name)) problems.push(`${guide}: \`${name}\` is exported by no entry`);
+        if (looksLikeApi(name) && !ALL_EXPORTS.has(name) && !OTHERS.has(name))
+          problems.push(`${guide}: \`${name}\` is exported by no entry`);
       }
     }
     expect(problems).toEqual([]);
@@ -157,7 +211,8 @@ describe('guides', () => {
   it('docs/theming.md lists every --service-* variable of src/styles.css, and guides name no other', () => {
     const declared = new Set([...read('src/styles.css').matchAll(/(--service-[\w-]+)\s*:/g)].map((match) => match[1]!));
     const theming = read('docs/theming.md');
-    for (const variable of declared) expect(theming, `${variable} is not in docs/theming.md`).toContain(`\`${variable}\``);
+    for (const variable of declared)
+      expect(theming, `${variable} is not in docs/theming.md`).toContain(`\`${variable}\``);
     for (const guide of GUIDES) {
       for (const [variable] of read(guide).matchAll(/--service-[\w-]*[\w]/g)) {
         expect(declared.has(variable), `${guide} names ${variable}, which src/styles.css does not declare`).toBe(true);

@@ -3,10 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 // Read from disk: vitest hands CSS imports (even `?raw`) to tests as empty strings.
-const css = readFileSync(new URL('../../src/styles.css', import.meta.url), 'utf8').replace(
-  /\/\*[\s\S]*?\*\//g,
-  '',
-);
+const css = readFileSync(new URL('../../src/styles.css', import.meta.url), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
 
 /** The custom properties declared in the rule whose selector list is exactly `selector`. */
 function tokensOf(selector: string): string[] {

@@ -12,7 +12,13 @@ export interface User {
   teams: string[];
 }
 
-const DEMO_USER: User = { id: 'ann@partner.example', email: 'ann@partner.example', name: 'Ann', region: 'EMEA', teams: ['sales'] };
+const DEMO_USER: User = {
+  id: 'ann@partner.example',
+  email: 'ann@partner.example',
+  name: 'Ann',
+  region: 'EMEA',
+  teams: ['sales'],
+};
 
 /**
  * The viewer of `request`, or `null` when nobody is signed in. This demo signs everybody in as

@@ -7,7 +7,10 @@
 import type { SyntheticEvent } from 'react';
 
 /** Calls `theirs`, then `ours` unless `theirs` prevented the default. */
-export function composeEventHandlers<E extends SyntheticEvent>(theirs: ((event: E) => void) | undefined, ours: (event: E) => void): (event: E) => void {
+export function composeEventHandlers<E extends SyntheticEvent>(
+  theirs: ((event: E) => void) | undefined,
+  ours: (event: E) => void,
+): (event: E) => void {
   return (event) => {
     theirs?.(event);
     if (!event.defaultPrevented) ours(event);

@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { forwardRef, useId, useRef, useState, type ComponentPropsWithoutRef, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  forwardRef,
+  useId,
+  useRef,
+  useState,
+  type ComponentPropsWithoutRef,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
 import { isRunning } from '../../core/agent-chat';
 import { composeEventHandlers, cx } from './compose';
 import { useAgentChatConfig, useAgentChatState } from './context';
@@ -53,7 +61,12 @@ export const ChatComposer = /*#__PURE__*/ forwardRef<HTMLFormElement, ChatCompos
     if (event.key === 'Escape' && running) {
       event.preventDefault();
       stop();
-    } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && event.target === input.current) {
+    } else if (
+      event.key === 'Enter' &&
+      !event.shiftKey &&
+      !event.nativeEvent.isComposing &&
+      event.target === input.current
+    ) {
       event.preventDefault();
       // Through the form's submit event, so the host's `onSubmit` sees (and may cancel) Enter too.
       event.currentTarget.requestSubmit();
@@ -78,7 +91,11 @@ export const ChatComposer = /*#__PURE__*/ forwardRef<HTMLFormElement, ChatCompos
           <p>
             <strong>{labels.error}</strong> {chat.error?.message}
           </p>
-          <button type="button" className="service-chat-button" onClick={() => void chat.resume().catch(() => undefined)}>
+          <button
+            type="button"
+            className="service-chat-button"
+            onClick={() => void chat.resume().catch(() => undefined)}
+          >
             {labels.retry}
           </button>
         </div>
@@ -102,7 +119,12 @@ export const ChatComposer = /*#__PURE__*/ forwardRef<HTMLFormElement, ChatCompos
             {labels.stop}
           </button>
         ) : (
-          <button type="submit" className="service-chat-button service-chat-primary" data-part="send" disabled={disabled || value.trim() === ''}>
+          <button
+            type="submit"
+            className="service-chat-button service-chat-primary"
+            data-part="send"
+            disabled={disabled || value.trim() === ''}
+          >
             {labels.send}
           </button>
         )}

@@ -89,7 +89,10 @@ function sameEntries(a: object | undefined, b: object | undefined): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.is(a[key as keyof object], b[key as keyof object]));
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.is(a[key as keyof object], b[key as keyof object]))
+  );
 }
 
 /**
@@ -97,9 +100,14 @@ function sameEntries(a: object | undefined, b: object | undefined): boolean {
  * `labels` is usually an inline literal, and a new one must not re-render every part.
  */
 function useMergedLabels(labels: Partial<AgentChatLabels> | undefined): AgentChatLabels {
-  const [cache, setCache] = useState<{ given?: Partial<AgentChatLabels>; merged: AgentChatLabels }>(() => ({ merged: DEFAULT_AGENT_CHAT_LABELS }));
+  const [cache, setCache] = useState<{ given?: Partial<AgentChatLabels>; merged: AgentChatLabels }>(() => ({
+    merged: DEFAULT_AGENT_CHAT_LABELS,
+  }));
   if (sameEntries(cache.given, labels)) return cache.merged;
-  const next = { given: labels, merged: labels ? { ...DEFAULT_AGENT_CHAT_LABELS, ...labels } : DEFAULT_AGENT_CHAT_LABELS };
+  const next = {
+    given: labels,
+    merged: labels ? { ...DEFAULT_AGENT_CHAT_LABELS, ...labels } : DEFAULT_AGENT_CHAT_LABELS,
+  };
   // State derived during render: React re-renders at once with it, before any child sees the old one.
   setCache(next);
   return next.merged;
@@ -109,7 +117,13 @@ function useMergedLabels(labels: Partial<AgentChatLabels> | undefined): AgentCha
  * Gives the chat parts (`ChatMessageList`, `ChatComposer`, ...) a conversation, for layouts of
  * your own; `AgentChat` renders one itself.
  */
-export function AgentChatProvider({ chat, labels, components = NO_COMPONENTS, showThinking = false, children }: AgentChatProviderProps): ReactNode {
+export function AgentChatProvider({
+  chat,
+  labels,
+  components = NO_COMPONENTS,
+  showThinking = false,
+  children,
+}: AgentChatProviderProps): ReactNode {
   const merged = useMergedLabels(labels);
   const config = useMemo(() => ({ labels: merged, components, showThinking }), [merged, components, showThinking]);
   return (

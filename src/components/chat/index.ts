@@ -6,7 +6,13 @@
 export { AgentChat } from './agent-chat';
 export type { AgentChatProps } from './agent-chat';
 export { AgentChatProvider, useAgentChatConfig, useAgentChatState } from './context';
-export type { AgentChatProviderProps, AgentChatComponents, AgentChatConfig, ChatToolViewProps, ChatPartViewProps } from './context';
+export type {
+  AgentChatProviderProps,
+  AgentChatComponents,
+  AgentChatConfig,
+  ChatToolViewProps,
+  ChatPartViewProps,
+} from './context';
 export { DEFAULT_AGENT_CHAT_LABELS } from './labels';
 export type { AgentChatLabels } from './labels';
 export { ChatMessageList } from './message-list';

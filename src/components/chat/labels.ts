@@ -79,7 +79,8 @@ export const DEFAULT_AGENT_CHAT_LABELS: AgentChatLabels = {
   user: 'You',
   assistant: 'Assistant',
   metaSearch: (searchQuery) => `Searched the data model for “${searchQuery}”`,
-  metaFound: (views, members) => `${views} ${views === 1 ? 'view' : 'views'}, ${members} ${members === 1 ? 'member' : 'members'} found`,
+  metaFound: (views, members) =>
+    `${views} ${views === 1 ? 'view' : 'views'}, ${members} ${members === 1 ? 'member' : 'members'} found`,
   toolRunning: (name) => `Running ${name}…`,
   toolError: (name) => `${name} failed`,
   toolCall: (name) => `Tool ${name}`,

@@ -7,7 +7,15 @@
  * @module
  */
 import { flushSync } from 'react-dom';
-import { forwardRef, useCallback, useRef, useState, type ComponentPropsWithoutRef, type ForwardedRef, type UIEvent } from 'react';
+import {
+  forwardRef,
+  useCallback,
+  useRef,
+  useState,
+  type ComponentPropsWithoutRef,
+  type ForwardedRef,
+  type UIEvent,
+} from 'react';
 import { isRunning } from '../../core/agent-chat';
 import { useIsomorphicLayoutEffect } from '../../react/use-latest';
 import { composeEventHandlers, cx } from './compose';
@@ -33,7 +41,10 @@ function setRef<T>(ref: ForwardedRef<T>, value: T | null): void {
 }
 
 /** The messages: `role="log"`, `data-part="message-list"`, `data-state` `streaming` or `idle`, `aria-busy` while streaming. */
-export const ChatMessageList = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatMessageListProps>(function ChatMessageList({ windowSize = 50, className, onScroll, children, ...props }, ref) {
+export const ChatMessageList = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatMessageListProps>(function ChatMessageList(
+  { windowSize = 50, className, onScroll, children, ...props },
+  ref,
+) {
   const chat = useAgentChatState('ChatMessageList');
   const { labels, showThinking } = useAgentChatConfig('ChatMessageList');
   const { messages, finalAnswer, status } = chat;
@@ -118,7 +129,12 @@ export const ChatMessageList = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatMess
       {...props}
     >
       {earlier > 0 && (
-        <button type="button" className="service-chat-button service-chat-earlier" data-part="show-earlier" onClick={showEarlier}>
+        <button
+          type="button"
+          className="service-chat-button service-chat-earlier"
+          data-part="show-earlier"
+          onClick={showEarlier}
+        >
           {labels.showEarlier(earlier)}
         </button>
       )}

@@ -21,7 +21,10 @@ export interface ChatThinkingProps extends ComponentPropsWithoutRef<'details'> {
 }
 
 /** The agent's reasoning, collapsed: `data-part="thinking"`, `data-state` `open` or `closed`. */
-export const ChatThinking = /*#__PURE__*/ forwardRef<HTMLDetailsElement, ChatThinkingProps>(function ChatThinking({ message, streaming = false, className, onToggle, ...props }, ref) {
+export const ChatThinking = /*#__PURE__*/ forwardRef<HTMLDetailsElement, ChatThinkingProps>(function ChatThinking(
+  { message, streaming = false, className, onToggle, ...props },
+  ref,
+) {
   const { labels, components } = useAgentChatConfig('ChatThinking');
   const [open, setOpen] = useState(false);
   const Custom = components.thinking;
@@ -31,11 +34,17 @@ export const ChatThinking = /*#__PURE__*/ forwardRef<HTMLDetailsElement, ChatThi
       data-part="thinking"
       data-state={open ? 'open' : 'closed'}
       className={cx('service-chat-thinking', className)}
-      onToggle={composeEventHandlers(onToggle, (event: SyntheticEvent<HTMLDetailsElement>) => setOpen(event.currentTarget.open))}
+      onToggle={composeEventHandlers(onToggle, (event: SyntheticEvent<HTMLDetailsElement>) =>
+        setOpen(event.currentTarget.open),
+      )}
       {...props}
     >
       <summary>{labels.thinking}</summary>
-      {Custom ? <Custom message={message} streaming={streaming} final={false} /> : <StreamingMarkdown text={message.thinking} streaming={streaming} />}
+      {Custom ? (
+        <Custom message={message} streaming={streaming} final={false} />
+      ) : (
+        <StreamingMarkdown text={message.thinking} streaming={streaming} />
+      )}
     </details>
   );
 });
@@ -60,7 +69,10 @@ export function isVisibleMessage(message: ChatMessage, showThinking: boolean): b
  * `streaming` or `complete`. The final answer's text is `data-part="final-answer"`.
  */
 export const ChatMessageItem = /*#__PURE__*/ memo(
-  /*#__PURE__*/ forwardRef<HTMLElement, ChatMessageProps>(function ChatMessageItem({ message, final = false, streaming = false, className, ...props }, ref) {
+  /*#__PURE__*/ forwardRef<HTMLElement, ChatMessageProps>(function ChatMessageItem(
+    { message, final = false, streaming = false, className, ...props },
+    ref,
+  ) {
     const { labels, components, showThinking } = useAgentChatConfig('ChatMessageItem');
     const Content = components.content;
     let text: ReactNode = null;

@@ -16,7 +16,10 @@ export interface ChatEmptyStateProps extends ComponentPropsWithoutRef<'div'> {
 }
 
 /** The empty state: `data-part="empty-state"`; each suggestion a button (`data-part="suggestion"`). */
-export const ChatEmptyState = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatEmptyStateProps>(function ChatEmptyState({ suggestions = [], className, ...props }, ref) {
+export const ChatEmptyState = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatEmptyStateProps>(function ChatEmptyState(
+  { suggestions = [], className, ...props },
+  ref,
+) {
   const chat = useAgentChatState('ChatEmptyState');
   const { labels } = useAgentChatConfig('ChatEmptyState');
   return (

@@ -53,7 +53,10 @@ function MetaView({ result, labels }: { result: ServiceMetaResult; labels: Agent
 }
 
 /** One tool call: `data-part="tool-call"`, `data-state` `running`, `complete` or `error`, `data-tool` its name. */
-export const ChatToolCallView = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatToolCallProps>(function ChatToolCallView({ message, className, ...props }, ref) {
+export const ChatToolCallView = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatToolCallProps>(function ChatToolCallView(
+  { message, className, ...props },
+  ref,
+) {
   const { labels, components } = useAgentChatConfig('ChatToolCallView');
   const call = message.toolCall;
   if (!call) return null;
@@ -74,11 +77,16 @@ export const ChatToolCallView = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatToo
     const input = call.input as { searchQuery?: unknown } | undefined;
     body = (
       <>
-        <p className="service-chat-tool-title">{labels.metaSearch(typeof input?.searchQuery === 'string' ? input.searchQuery : call.result.value.searchQuery)}</p>
+        <p className="service-chat-tool-title">
+          {labels.metaSearch(
+            typeof input?.searchQuery === 'string' ? input.searchQuery : call.result.value.searchQuery,
+          )}
+        </p>
         <MetaView result={call.result.value} labels={labels} />
       </>
     );
-  } else if (call.status === 'running') body = <p className="service-chat-tool-summary">{labels.toolRunning(call.name)}</p>;
+  } else if (call.status === 'running')
+    body = <p className="service-chat-tool-summary">{labels.toolRunning(call.name)}</p>;
   else {
     body = (
       <>
@@ -89,7 +97,14 @@ export const ChatToolCallView = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatToo
     );
   }
   return (
-    <div ref={ref} data-part="tool-call" data-state={call.status} data-tool={call.name} className={cx('service-chat-tool', className)} {...props}>
+    <div
+      ref={ref}
+      data-part="tool-call"
+      data-state={call.status}
+      data-tool={call.name}
+      className={cx('service-chat-tool', className)}
+      {...props}
+    >
       {body}
     </div>
   );

@@ -9,7 +9,13 @@ import { forwardRef, useImperativeHandle, type CSSProperties, type ForwardedRef,
 import type { ChatSwitches } from '../../core/embed-url';
 import type { ServiceError } from '../../core/errors';
 import type { Surface } from '../../core/protocol/embed';
-import { useEmbed, type EmbedCommonOptions, type EmbedDashboardOptions, type EmbedHandle, type UseEmbedOptions } from '../../react/use-embed';
+import {
+  useEmbed,
+  type EmbedCommonOptions,
+  type EmbedDashboardOptions,
+  type EmbedHandle,
+  type UseEmbedOptions,
+} from '../../react/use-embed';
 import { EmbedErrorState, EmbedPlaceholder, embedLabels, type EmbedLabels } from './parts';
 
 /** Props of the frame every embed component shares. */
@@ -27,7 +33,12 @@ export interface EmbedFrameProps {
   /** Replaces the placeholder shown until `ready`. Rendered inside the root, over the iframe. */
   renderPlaceholder?: (props: { surface: Surface; labels: EmbedLabels; status: 'loading' | 'renewing' }) => ReactNode;
   /** Replaces the error state. Call `retry` to load again with a new session. */
-  renderError?: (props: { surface: Surface; labels: EmbedLabels; error: ServiceError | undefined; retry: () => void }) => ReactNode;
+  renderError?: (props: {
+    surface: Surface;
+    labels: EmbedLabels;
+    error: ServiceError | undefined;
+    retry: () => void;
+  }) => ReactNode;
 }
 
 /** Props of {@link EmbeddedDashboard}. */
@@ -62,7 +73,12 @@ function EmbedFrame(props: EmbedFrameProps & UseEmbedOptions, ref: ForwardedRef<
   useImperativeHandle(ref, () => handle, [handle]);
   const labels = embedLabels(surface, title === undefined ? props.labels : { title, ...props.labels });
   return (
-    <div className={className} style={{ position: 'relative', height, ...style }} data-service-embed={surface} data-state={status}>
+    <div
+      className={className}
+      style={{ position: 'relative', height, ...style }}
+      data-service-embed={surface}
+      data-state={status}
+    >
       {iframeRef && (
         <iframe
           ref={iframeRef}
@@ -70,15 +86,29 @@ function EmbedFrame(props: EmbedFrameProps & UseEmbedOptions, ref: ForwardedRef<
           allow={allowFor(surface)}
           data-part="frame"
           // Hidden, not removed, until ready: the page loads behind the placeholder.
-          style={{ display: 'block', width: '100%', height: '100%', border: 0, visibility: status === 'ready' ? undefined : 'hidden' }}
+          style={{
+            display: 'block',
+            width: '100%',
+            height: '100%',
+            border: 0,
+            visibility: status === 'ready' ? undefined : 'hidden',
+          }}
         />
       )}
-      {status === 'error'
-        ? renderError
-          ? renderError({ surface, labels, error, retry })
-          : <EmbedErrorState error={error} retry={retry} labels={labels} />
-        : status !== 'ready' &&
-          (renderPlaceholder ? renderPlaceholder({ surface, labels, status }) : <EmbedPlaceholder label={labels.loading} />)}
+      {status === 'error' ? (
+        renderError ? (
+          renderError({ surface, labels, error, retry })
+        ) : (
+          <EmbedErrorState error={error} retry={retry} labels={labels} />
+        )
+      ) : (
+        status !== 'ready' &&
+        (renderPlaceholder ? (
+          renderPlaceholder({ surface, labels, status })
+        ) : (
+          <EmbedPlaceholder label={labels.loading} />
+        ))
+      )}
     </div>
   );
 }
@@ -88,9 +118,11 @@ function EmbedFrame(props: EmbedFrameProps & UseEmbedOptions, ref: ForwardedRef<
  * inside `<ServiceProvider>`. Drive it with its props and its ref ({@link EmbedHandle}); listen
  * with its callbacks.
  */
-export const EmbeddedDashboard = /*#__PURE__*/ forwardRef<EmbedHandle, EmbeddedDashboardProps>(function EmbeddedDashboard(props, ref) {
-  return EmbedFrame({ ...props, surface: 'dashboard' }, ref);
-});
+export const EmbeddedDashboard = /*#__PURE__*/ forwardRef<EmbedHandle, EmbeddedDashboardProps>(
+  function EmbeddedDashboard(props, ref) {
+    return EmbedFrame({ ...props, surface: 'dashboard' }, ref);
+  },
+);
 
 /** The creator-mode app of a deployment, signed-embedded: `<EmbeddedApp deploymentId={1} />`. */
 export const EmbeddedApp = /*#__PURE__*/ forwardRef<EmbedHandle, EmbeddedAppProps>(function EmbeddedApp(props, ref) {

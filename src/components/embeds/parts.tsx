@@ -21,13 +21,23 @@ export interface EmbedLabels {
   retry: string;
 }
 
-const NOUNS: { readonly [S in Surface]: string } = { dashboard: 'Dashboard', app: 'Analytics app', chat: 'Analytics chat' };
+const NOUNS: { readonly [S in Surface]: string } = {
+  dashboard: 'Dashboard',
+  app: 'Analytics app',
+  chat: 'Analytics chat',
+};
 
 /** The default {@link EmbedLabels} of a surface, with `labels` over them. */
 export function embedLabels(surface: Surface, labels?: Partial<EmbedLabels>): EmbedLabels {
   const title = NOUNS[surface];
   const noun = title.toLowerCase();
-  return { title, loading: `Loading the ${noun}…`, errorTitle: `The ${noun} could not be shown`, retry: 'Try again', ...labels };
+  return {
+    title,
+    loading: `Loading the ${noun}…`,
+    errorTitle: `The ${noun} could not be shown`,
+    retry: 'Try again',
+    ...labels,
+  };
 }
 
 /** Over the frame even without the stylesheet: the placeholder never pushes the iframe down. */

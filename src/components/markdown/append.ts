@@ -93,8 +93,16 @@ function shift(node: MdastNodes, lines: number, offset: number): void {
     const position = current.position;
     if (position) {
       current.position = {
-        start: { line: position.start.line + lines, column: position.start.column, offset: (position.start.offset ?? 0) + offset },
-        end: { line: position.end.line + lines, column: position.end.column, offset: (position.end.offset ?? 0) + offset },
+        start: {
+          line: position.start.line + lines,
+          column: position.start.column,
+          offset: (position.start.offset ?? 0) + offset,
+        },
+        end: {
+          line: position.end.line + lines,
+          column: position.end.column,
+          offset: (position.end.offset ?? 0) + offset,
+        },
       };
     }
     if ('children' in current) stack.push(...current.children);
@@ -122,11 +130,15 @@ function appendCode(previous: Parsed, added: string): MdastRoot | undefined {
   const end = code.position?.end;
   const lineStart = source.lastIndexOf('\n') + 1;
   if (start === undefined || end?.offset !== source.length || lineStart <= start) return undefined;
-  if (!OPENING_FENCE.test(source.slice(start, start + 40)) || FENCE_OR_BLANK.test(source.slice(lineStart))) return undefined;
+  if (!OPENING_FENCE.test(source.slice(start, start + 40)) || FENCE_OR_BLANK.test(source.slice(lineStart)))
+    return undefined;
   // New lines are code too when the fence is not indented (so nothing is stripped from them) and
   // none of them is blank (a blank line could still become a closing fence).
   const lines = added.split('\n');
-  if (lines.length > 1 && (code.position!.start.column !== 1 || lines.slice(1).some((line) => FENCE_OR_BLANK.test(line)))) {
+  if (
+    lines.length > 1 &&
+    (code.position!.start.column !== 1 || lines.slice(1).some((line) => FENCE_OR_BLANK.test(line)))
+  ) {
     return undefined;
   }
   const last = lines.at(-1)!;
@@ -139,7 +151,11 @@ function appendCode(previous: Parsed, added: string): MdastRoot | undefined {
   };
   const children = tree.children.slice(0, -1);
   children.push({ ...code, value: code.value + added, position });
-  return { ...tree, children, ...(tree.position ? { position: { start: tree.position.start, end: position.end } } : {}) };
+  return {
+    ...tree,
+    children,
+    ...(tree.position ? { position: { start: tree.position.start, end: position.end } } : {}),
+  };
 }
 
 /** Letters, digits, spaces, `.` and `,`: characters that start, end or continue almost no syntax. */
@@ -231,7 +247,11 @@ function extendText(tree: MdastRoot, source: string, added: string, closers: str
     break;
   }
   if (closers !== '') {
-    for (let last = path.at(-1)!.children.at(-1); last && (last.type === 'strong' || last.type === 'emphasis' || last.type === 'delete'); last = last.children.at(-1)) {
+    for (
+      let last = path.at(-1)!.children.at(-1);
+      last && (last.type === 'strong' || last.type === 'emphasis' || last.type === 'delete');
+      last = last.children.at(-1)
+    ) {
       path.push(last);
     }
     const outer = path.find((node) => node.type === 'strong' || node.type === 'emphasis' || node.type === 'delete');
@@ -241,7 +261,8 @@ function extendText(tree: MdastRoot, source: string, added: string, closers: str
   const end = last?.position?.end;
   if (last === undefined || end?.offset === undefined) return undefined;
   const gap = source.slice(end.offset);
-  if (!SPACE_ONLY.test(gap) || (closers !== '' && (end.offset !== source.length || last.type !== 'text'))) return undefined;
+  if (!SPACE_ONLY.test(gap) || (closers !== '' && (end.offset !== source.length || last.type !== 'text')))
+    return undefined;
 
   // Spaces at the end of a paragraph are not its text; they are once words follow them.
   const grown = (gap + added).replace(TRAILING_SPACE, '');
@@ -249,7 +270,11 @@ function extendText(tree: MdastRoot, source: string, added: string, closers: str
   if (last.type === 'text') {
     if (!PLAIN_END.test(source)) return undefined;
     if (grown === '') return tree;
-    text = { ...last, value: last.value + grown, position: { start: last.position!.start, end: moved(end, grown.length) } };
+    text = {
+      ...last,
+      value: last.value + grown,
+      position: { start: last.position!.start, end: moved(end, grown.length) },
+    };
   } else {
     if (!CLOSED_INLINE.has(last.type) || !STARTS_WITH_SPACE.test(gap + added)) return undefined;
     if (grown === '') return tree;
@@ -266,7 +291,10 @@ function extendText(tree: MdastRoot, source: string, added: string, closers: str
     replace = true;
     const position = parent.position && {
       start: parent.position.start,
-      end: closers !== '' && parent.position.end.offset !== undefined ? moved(parent.position.end, grown.length) : text.position!.end,
+      end:
+        closers !== '' && parent.position.end.offset !== undefined
+          ? moved(parent.position.end, grown.length)
+          : text.position!.end,
     };
     child = { ...parent, children, ...(position ? { position } : {}) } as MdastNodes;
   }

@@ -211,19 +211,28 @@ function settle(source: string): Omit<SettledBlock, 'plain'>[] {
     // content of a definition) parses differently than it would alone (`- - ` is a nested list
     // alone, a list of `-` under a paragraph), so the two settle together. Headings, breaks and
     // code leave nothing open to interrupt.
-    if (!CLOSED_AT_LINE_END.has(previous.type) && !BLANK_LINE.test(source.slice(previous.position?.end.offset ?? 0, end))) {
+    if (
+      !CLOSED_AT_LINE_END.has(previous.type) &&
+      !BLANK_LINE.test(source.slice(previous.position?.end.offset ?? 0, end))
+    ) {
       continue;
     }
     // What follows indented code parses differently than it does alone, even after a blank line
     // (`    a` then `- ` is a paragraph `-` whole, an empty list alone): the two settle together.
-    if (previous.type === 'code' && !FENCE_START.test(source.slice(lineStart(source, previous.position?.start.offset ?? 0)))) {
+    if (
+      previous.type === 'code' &&
+      !FENCE_START.test(source.slice(lineStart(source, previous.position?.start.offset ?? 0)))
+    ) {
       continue;
     }
     const nodes = children.slice(first, index);
     result.push({
       start,
       source: source.slice(start, end),
-      definitions: nodes.map((node) => definitionsOf(node)).filter(Boolean).join('\n'),
+      definitions: nodes
+        .map((node) => definitionsOf(node))
+        .filter(Boolean)
+        .join('\n'),
       footnotes: nodes.flatMap((node) => footnoteLabelsOf(node)),
     });
     start = end;

@@ -56,7 +56,10 @@ function isTableRow(line: string): boolean {
 }
 
 function cellCount(row: string): number {
-  const cells = row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
+  const cells = row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '');
   return cells.split(/(?<!\\)\|/).length;
 }
 
@@ -244,7 +247,8 @@ function healLinks(text: string): string {
     if (text[index + 1] === '^' && !image) {
       // A footnote reference shows as its number once whole; until then, or while it may still
       // turn into the definition a line starting with it is, it is hidden.
-      if (labelEnd === -1 || (labelEnd === text.length - 1 && text.slice(0, start).trim() === '')) return text.slice(0, start);
+      if (labelEnd === -1 || (labelEnd === text.length - 1 && text.slice(0, start).trim() === ''))
+        return text.slice(0, start);
       index = labelEnd + 1;
       continue;
     }

@@ -50,8 +50,7 @@ function renderChildren(parent: Element, options: RenderOptions): ReactNode[] | 
   children.forEach((child, index) => {
     if (child.type === 'text') {
       if (!(inTable && child.value.trim() === '')) result.push(child.value);
-    }
-    else if (child.type === 'element') result.push(renderElement(child, String(index), options));
+    } else if (child.type === 'element') result.push(renderElement(child, String(index), options));
   });
   return result;
 }
@@ -73,7 +72,11 @@ const FOOTNOTE_HREF = /^#user-content-fn(?:ref)?-/;
 /** A footnote reference or back reference as to-hast builds it. */
 function isFootnoteLink(element: Element): boolean {
   const { href, dataFootnoteRef, dataFootnoteBackref } = element.properties;
-  return (dataFootnoteRef === true || dataFootnoteBackref === true || dataFootnoteBackref === '') && typeof href === 'string' && FOOTNOTE_HREF.test(href);
+  return (
+    (dataFootnoteRef === true || dataFootnoteBackref === true || dataFootnoteBackref === '') &&
+    typeof href === 'string' &&
+    FOOTNOTE_HREF.test(href)
+  );
 }
 
 function renderElement(element: Element, key: string, options: RenderOptions): ReactNode {

@@ -110,16 +110,21 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
   // number from the start instead of as raw `[^1]`.
   const footnoteLabels = new Set(settled.footnotes);
   if (tailTree) for (const label of footnoteLabelsOf(tailTree)) footnoteLabels.add(label);
-  if (streaming && visible.includes('[^')) for (const match of visible.matchAll(REFERENCE)) footnoteLabels.add(match[1]!);
+  if (streaming && visible.includes('[^'))
+    for (const match of visible.matchAll(REFERENCE)) footnoteLabels.add(match[1]!);
   // Each stub on its own, then an HTML comment (never rendered) that ends the last one, so that
   // indented code after the stubs stays code instead of continuing a footnote.
-  const stubs = footnoteLabels.size === 0 ? '' : [...footnoteLabels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->\n\n';
+  const stubs =
+    footnoteLabels.size === 0 ? '' : [...footnoteLabels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->\n\n';
 
   const settledViews = trees.views(split.blocks, stubs, anyDefinitions ? tailDefinitions : undefined, resolved);
   const views = settledViews.slice();
   if (tailSource !== '') {
-    const context = anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
-    views.push(trees.tail(split.cut, tailSource, split.tailPlain, tailSource.includes('[^') ? stubs : '', context, resolved));
+    const context =
+      anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
+    views.push(
+      trees.tail(split.cut, tailSource, split.tailPlain, tailSource.includes('[^') ? stubs : '', context, resolved),
+    );
   }
   const numbering = stubs === '' ? undefined : numberFootnotes(views);
   const block = (view: BlockView, index: number) => (
@@ -134,14 +139,25 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
   // which React passes over without comparing their props.
   const settledChildren = numbering ? undefined : trees.elements(settledViews, options, block);
   const children: ReactNode[] = settledChildren
-    ? tailSource === '' ? settledChildren : [...settledChildren, block(views.at(-1)!, views.length - 1)]
+    ? tailSource === ''
+      ? settledChildren
+      : [...settledChildren, block(views.at(-1)!, views.length - 1)]
     : views.map(block);
 
   return (
-    <div className={className} data-part="markdown" data-state={streaming ? 'streaming' : 'complete'} aria-busy={streaming || undefined}>
+    <div
+      className={className}
+      data-part="markdown"
+      data-state={streaming ? 'streaming' : 'complete'}
+      aria-busy={streaming || undefined}
+    >
       {children}
       {numbering && numbering.occurrences.length > 0 ? (
-        <Footnotes occurrences={numbering.occurrences.join('\n')} definitions={numbering.definitions} options={options} />
+        <Footnotes
+          occurrences={numbering.occurrences.join('\n')}
+          definitions={numbering.definitions}
+          options={options}
+        />
       ) : null}
       {truncated ? <p data-part="markdown-truncated">{truncatedLabel}</p> : null}
     </div>
@@ -164,7 +180,9 @@ function around(definitions: readonly string[], index: number, tail: string): De
 const REFERENCE = /\[\^([^\]\s]+)\](?!:)/g;
 
 /** A block ready to render: its tree (and where its own markdown is in it), or why it is plain. */
-type BlockView = { source: string; plain: PlainReason } | { source: string; plain?: undefined; tree: MdastRoot; from: number; to: number };
+type BlockView =
+  | { source: string; plain: PlainReason }
+  | { source: string; plain?: undefined; tree: MdastRoot; from: number; to: number };
 
 function createTrees() {
   const settled = new WeakMap<
@@ -172,8 +190,18 @@ function createTrees() {
     { calls: boolean; stubs: string; before: string; after: string; limits: MarkdownLimits; view: BlockView }
   >();
   let open: { cut: number; parse: (markdown: string) => MdastRoot } | undefined;
-  let lastBlocks: { blocks: readonly SettledBlock[]; definitions: string[]; anyDefinitions: boolean; footnotes: Set<string> } | undefined;
-  let lastViews: { blocks: readonly SettledBlock[]; stubs: string; tail: string | undefined; limits: MarkdownLimits; views: BlockView[] } | undefined;
+  let lastBlocks:
+    | { blocks: readonly SettledBlock[]; definitions: string[]; anyDefinitions: boolean; footnotes: Set<string> }
+    | undefined;
+  let lastViews:
+    | {
+        blocks: readonly SettledBlock[];
+        stubs: string;
+        tail: string | undefined;
+        limits: MarkdownLimits;
+        views: BlockView[];
+      }
+    | undefined;
   let lastElements: { views: readonly BlockView[]; options: RenderOptions; elements: ReactNode[] } | undefined;
   return {
     blocks(blocks: readonly SettledBlock[]) {
@@ -186,31 +214,71 @@ function createTrees() {
       return lastBlocks;
     },
     /** Views of the settled blocks; `tail` is the open block's link definitions when any block has some. */
-    views(blocks: readonly SettledBlock[], stubs: string, tail: string | undefined, limits: MarkdownLimits): BlockView[] {
-      if (lastViews?.blocks === blocks && lastViews.stubs === stubs && lastViews.tail === tail && lastViews.limits === limits) return lastViews.views;
+    views(
+      blocks: readonly SettledBlock[],
+      stubs: string,
+      tail: string | undefined,
+      limits: MarkdownLimits,
+    ): BlockView[] {
+      if (
+        lastViews?.blocks === blocks &&
+        lastViews.stubs === stubs &&
+        lastViews.tail === tail &&
+        lastViews.limits === limits
+      )
+        return lastViews.views;
       const { definitions } = this.blocks(blocks);
       const views = blocks.map((block, index) =>
-        this.settled(block, stubs, tail !== undefined && block.source.includes('[') ? around(definitions, index, tail) : NO_CONTEXT, limits),
+        this.settled(
+          block,
+          stubs,
+          tail !== undefined && block.source.includes('[') ? around(definitions, index, tail) : NO_CONTEXT,
+          limits,
+        ),
       );
       lastViews = { blocks, stubs, tail, limits, views };
       return views;
     },
-    elements(views: readonly BlockView[], options: RenderOptions, make: (view: BlockView, index: number) => ReactNode): ReactNode[] {
-      if (lastElements?.views !== views || lastElements.options !== options) lastElements = { views, options, elements: views.map(make) };
+    elements(
+      views: readonly BlockView[],
+      options: RenderOptions,
+      make: (view: BlockView, index: number) => ReactNode,
+    ): ReactNode[] {
+      if (lastElements?.views !== views || lastElements.options !== options)
+        lastElements = { views, options, elements: views.map(make) };
       return lastElements.elements;
     },
     settled(block: SettledBlock, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
       let cached = settled.get(block);
       // Only blocks that write `[^` need the footnote stubs (and are parsed again when they change).
       const own = (cached?.calls ?? block.source.includes('[^')) ? stubs : '';
-      if (cached?.limits === limits && cached.stubs === own && cached.before === context.before && cached.after === context.after) {
+      if (
+        cached?.limits === limits &&
+        cached.stubs === own &&
+        cached.before === context.before &&
+        cached.after === context.after
+      ) {
         return cached.view;
       }
-      cached = { calls: own !== '' || block.source.includes('[^'), stubs: own, before: context.before, after: context.after, limits, view: viewOf(block.source, block.plain, own, context, limits, parseMarkdown) };
+      cached = {
+        calls: own !== '' || block.source.includes('[^'),
+        stubs: own,
+        before: context.before,
+        after: context.after,
+        limits,
+        view: viewOf(block.source, block.plain, own, context, limits, parseMarkdown),
+      };
       settled.set(block, cached);
       return cached.view;
     },
-    tail(cut: number, source: string, plain: PlainReason | undefined, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
+    tail(
+      cut: number,
+      source: string,
+      plain: PlainReason | undefined,
+      stubs: string,
+      context: DefinitionContext,
+      limits: MarkdownLimits,
+    ): BlockView {
       // The open block grows a few words at a time: its tree is extended instead of parsed again
       // when that is exactly the same. Settled blocks are parsed once, so this only pays off here.
       if (open?.cut !== cut) open = { cut, parse: createExtendingParser().parse };
@@ -252,7 +320,8 @@ function footnotesIn(tree: MdastRoot, from: number, to: number): { ids: string[]
     if (start < from || start >= to) continue;
     if (node.type === 'footnoteDefinition') definitions.push(node);
     else if (node.type === 'footnoteReference') ids.push(node.identifier.toUpperCase());
-    else if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+    else if ('children' in node)
+      for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
   }
   return { ids, definitions };
 }
@@ -329,7 +398,8 @@ const Block = /*#__PURE__*/ memo(
     if (view.plain) return <Plain source={view.source} reason={view.plain} />;
     const hast = toHast(view.tree, footnotes.key === '' ? undefined : { handlers: numberedAfter(footnotes) });
     // to-hast ends a tree with references with its footnotes section; the text's own comes last.
-    if (footnotes.key !== '' && hast.type === 'root') hast.children = hast.children.filter((child) => !isFootnotesSection(child));
+    if (footnotes.key !== '' && hast.type === 'root')
+      hast.children = hast.children.filter((child) => !isFootnotesSection(child));
     return renderHast(hast, options);
   },
   (previous, next) =>
@@ -366,24 +436,28 @@ function numberedAfter(footnotes: BlockFootnotes): Handlers {
  * The footnotes section, as a whole-text render ends with: to-hast given the references in
  * order and the definitions, of which only the section is kept.
  */
-const Footnotes = /*#__PURE__*/ memo(function Footnotes({
-  occurrences,
-  definitions,
-  options,
-}: {
-  occurrences: string;
-  definitions: readonly FootnoteDefinition[];
-  options: RenderOptions;
-}): ReactNode {
-  const references: FootnoteReference[] = occurrences.split('\n').map((id) => ({ type: 'footnoteReference', identifier: id.toLowerCase() }));
-  const hast = toHast({ type: 'root', children: [{ type: 'paragraph', children: references }, ...definitions] });
-  const section = hast.type === 'root' ? hast.children.find(isFootnotesSection) : undefined;
-  return section ? renderHast(section, options) : null;
-}, (previous, next) =>
-  previous.occurrences === next.occurrences &&
-  previous.options === next.options &&
-  previous.definitions.length === next.definitions.length &&
-  previous.definitions.every((definition, index) => definition === next.definitions[index]),
+const Footnotes = /*#__PURE__*/ memo(
+  function Footnotes({
+    occurrences,
+    definitions,
+    options,
+  }: {
+    occurrences: string;
+    definitions: readonly FootnoteDefinition[];
+    options: RenderOptions;
+  }): ReactNode {
+    const references: FootnoteReference[] = occurrences
+      .split('\n')
+      .map((id) => ({ type: 'footnoteReference', identifier: id.toLowerCase() }));
+    const hast = toHast({ type: 'root', children: [{ type: 'paragraph', children: references }, ...definitions] });
+    const section = hast.type === 'root' ? hast.children.find(isFootnotesSection) : undefined;
+    return section ? renderHast(section, options) : null;
+  },
+  (previous, next) =>
+    previous.occurrences === next.occurrences &&
+    previous.options === next.options &&
+    previous.definitions.length === next.definitions.length &&
+    previous.definitions.every((definition, index) => definition === next.definitions[index]),
 );
 
 function Plain({ source, reason }: { source: string; reason: PlainReason }): ReactNode {

@@ -35,7 +35,8 @@ function skeletonHeight(spec: unknown): number {
 function specTitle(spec: unknown): string | undefined {
   const title = typeof spec === 'object' && spec !== null ? (spec as { title?: unknown }).title : undefined;
   if (typeof title === 'string') return title;
-  if (typeof title === 'object' && title !== null && typeof (title as { text?: unknown }).text === 'string') return (title as { text: string }).text;
+  if (typeof title === 'object' && title !== null && typeof (title as { text?: unknown }).text === 'string')
+    return (title as { text: string }).text;
   return undefined;
 }
 
@@ -70,7 +71,10 @@ export function ResultChart(props: ResultChartProps): ReactNode {
     try {
       return { ok: true as const, records: toChartRecords(columns, rows) };
     } catch (error) {
-      return { ok: false as const, problem: { kind: 'data' as const, message: error instanceof Error ? error.message : String(error) } };
+      return {
+        ok: false as const,
+        problem: { kind: 'data' as const, message: error instanceof Error ? error.message : String(error) },
+      };
     }
   }, [columns, rows]);
   const title = props.title ?? (parsed.ok ? specTitle(parsed.spec) : undefined) ?? labels.untitledQuery;
@@ -98,7 +102,10 @@ export function ResultChart(props: ResultChartProps): ReactNode {
         if (cancelled) return;
         const message = error instanceof Error ? error.message : String(error);
         element.replaceChildren();
-        setState({ status: 'error', problem: { kind: error instanceof ChartLibrariesUnavailable ? 'unavailable' : 'spec', message } });
+        setState({
+          status: 'error',
+          problem: { kind: error instanceof ChartLibrariesUnavailable ? 'unavailable' : 'spec', message },
+        });
       },
     );
     return () => {
@@ -113,13 +120,24 @@ export function ResultChart(props: ResultChartProps): ReactNode {
   const loading = !problem && state.status === 'loading';
   const height = skeletonHeight(parsed.ok ? parsed.spec : undefined);
   return (
-    <div ref={container} className={className ? `service-result-chart ${className}` : 'service-result-chart'} data-part="chart" data-state={problem ? 'error' : state.status}>
+    <div
+      ref={container}
+      className={className ? `service-result-chart ${className}` : 'service-result-chart'}
+      data-part="chart"
+      data-state={problem ? 'error' : state.status}
+    >
       {problem ? (
         <ErrorCard title={labels.chartError}>{problemText(problem, labels)}</ErrorCard>
       ) : (
         <>
           {loading ? (
-            <div className="service-result-chart__skeleton" role="img" aria-label={labels.chartLoading} aria-busy="true" style={{ height }} />
+            <div
+              className="service-result-chart__skeleton"
+              role="img"
+              aria-label={labels.chartLoading}
+              aria-busy="true"
+              style={{ height }}
+            />
           ) : null}
           <div ref={target} className="service-result-chart__canvas" role="figure" aria-label={description} />
         </>

@@ -78,7 +78,12 @@ export function ResultTable(props: ResultTableProps): ReactNode {
   const title = props.title ?? labels.untitledQuery;
   return (
     <div className={className ? `service-result-table ${className}` : 'service-result-table'} data-part="result-table">
-      <div className="service-result-table__scroll" role="region" aria-label={fill(labels.tableLabel, { title })} tabIndex={0}>
+      <div
+        className="service-result-table__scroll"
+        role="region"
+        aria-label={fill(labels.tableLabel, { title })}
+        tabIndex={0}
+      >
         <table>
           <thead>
             <tr>

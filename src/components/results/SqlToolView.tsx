@@ -26,7 +26,9 @@ export interface SqlToolViewProps extends Omit<HTMLAttributes<HTMLDivElement>, '
 }
 
 /** The text fields of a `serviceSqlApi` input or result, each kept only when it is a string. */
-function textFields(value: unknown): Partial<Pick<ServiceSqlApiInput, 'sqlQuery' | 'queryTitle' | 'description' | 'vegaSpec'>> {
+function textFields(
+  value: unknown,
+): Partial<Pick<ServiceSqlApiInput, 'sqlQuery' | 'queryTitle' | 'description' | 'vegaSpec'>> {
   if (!isRecord(value)) return {};
   const fields: Partial<Record<'sqlQuery' | 'queryTitle' | 'description' | 'vegaSpec', string>> = {};
   for (const key of ['sqlQuery', 'queryTitle', 'description', 'vegaSpec'] as const) {
@@ -42,17 +44,25 @@ function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): Reac
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const copy = () => {
-    void navigator.clipboard?.writeText(sql).then(() => {
-      setCopied(true);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setCopied(false), 2000);
-    }, () => undefined);
+    void navigator.clipboard?.writeText(sql).then(
+      () => {
+        setCopied(true);
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => setCopied(false), 2000);
+      },
+      () => undefined,
+    );
   };
   return (
     <details className="service-result-sql" data-part="sql">
       <summary>{labels.sql}</summary>
       <div className="service-result-sql__body">
-        <button type="button" className="service-result-button service-result-sql__copy" onClick={copy} data-state={copied ? 'copied' : 'idle'}>
+        <button
+          type="button"
+          className="service-result-button service-result-sql__copy"
+          onClick={copy}
+          data-state={copied ? 'copied' : 'idle'}
+        >
           {copied ? labels.copied : labels.copySql}
         </button>
         <pre>
@@ -75,7 +85,17 @@ function download(blob: Blob, name: string): void {
 }
 
 /** "Load all", its progress, and its errors, in the table's footer. */
-function LoadAllControl({ load, total, labels, format }: { load: ReturnType<typeof useLoadAll>; total: number; labels: SqlToolLabels; format: (value: number) => string }): ReactNode {
+function LoadAllControl({
+  load,
+  total,
+  labels,
+  format,
+}: {
+  load: ReturnType<typeof useLoadAll>;
+  total: number;
+  labels: SqlToolLabels;
+  format: (value: number) => string;
+}): ReactNode {
   if (load.status === 'loading') {
     return (
       <span className="service-result-load-all" data-state="loading">
@@ -98,7 +118,12 @@ function LoadAllControl({ load, total, labels, format }: { load: ReturnType<type
   }
   if (load.status === 'success') return null;
   return (
-    <button type="button" className="service-result-button service-result-load-all" data-state="idle" onClick={load.start}>
+    <button
+      type="button"
+      className="service-result-button service-result-load-all"
+      data-state="idle"
+      onClick={load.start}
+    >
       {fill(labels.loadAll, { total: format(total) })}
     </button>
   );
@@ -146,7 +171,10 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
   const table: ResultTableData | undefined = useMemo(() => {
     if (!initialTable) return undefined;
     if (!load.data) return initialTable;
-    const columns = load.data.schema.length > 0 ? load.data.schema.map((column) => ({ name: column.name, type: column.column_type })) : initialTable.columns;
+    const columns =
+      load.data.schema.length > 0
+        ? load.data.schema.map((column) => ({ name: column.name, type: column.column_type }))
+        : initialTable.columns;
     return { columns, rows: load.data.rows, totalRows: load.data.rows.length };
   }, [initialTable, load.data]);
 
@@ -173,7 +201,9 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
         </div>
       ) : null}
       {call.status === 'error' ? <ErrorCard title={labels.resultError}>{call.error}</ErrorCard> : null}
-      {call.status === 'complete' && !table ? <ErrorCard title={labels.resultError}>{labels.resultUnreadable}</ErrorCard> : null}
+      {call.status === 'complete' && !table ? (
+        <ErrorCard title={labels.resultError}>{labels.resultUnreadable}</ErrorCard>
+      ) : null}
       {table ? (
         <div className="service-result-sql-tool__result">
           <div className="service-result-sql-tool__toolbar">
@@ -187,15 +217,27 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
                 </button>
               </div>
             ) : null}
-            <button type="button" className="service-result-button" onClick={() => download(toCsvBlob(table.columns, table.rows), csvFileName(title))}>
+            <button
+              type="button"
+              className="service-result-button"
+              onClick={() => download(toCsvBlob(table.columns, table.rows), csvFileName(title))}
+            >
               {labels.downloadCsv}
             </button>
           </div>
           {showChart && initialTable ? (
-            <ResultChart spec={vegaSpec!} columns={initialTable.columns} rows={initialTable.rows} title={title} labels={props.labels} />
+            <ResultChart
+              spec={vegaSpec!}
+              columns={initialTable.columns}
+              rows={initialTable.rows}
+              title={title}
+              labels={props.labels}
+            />
           ) : (
             <ResultTable table={table} title={title} labels={props.labels}>
-              {load.available && initialTable && (load.status !== 'idle' || initialTable.rows.length < initialTable.totalRows) ? (
+              {load.available &&
+              initialTable &&
+              (load.status !== 'idle' || initialTable.rows.length < initialTable.totalRows) ? (
                 <LoadAllControl load={load} total={initialTable.totalRows} labels={labels} format={format} />
               ) : null}
             </ResultTable>

@@ -101,5 +101,7 @@ export function resolveLabels(labels: Partial<SqlToolLabels> | undefined): SqlTo
 
 /** Fills `{name}` placeholders; an unknown placeholder stays as it is. */
 export function fill(template: string, values: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
 }

@@ -23,7 +23,8 @@ function readTheme(element: HTMLElement | null): ChartTheme {
   };
 }
 
-const same = (a: ChartTheme, b: ChartTheme) => a.dark === b.dark && a.text === b.text && a.muted === b.muted && a.border === b.border;
+const same = (a: ChartTheme, b: ChartTheme) =>
+  a.dark === b.dark && a.text === b.text && a.muted === b.muted && a.border === b.border;
 
 /** The chart theme at `ref`, updated on theme changes. */
 export function useChartTheme(ref: RefObject<HTMLElement | null>): ChartTheme | undefined {
@@ -37,7 +38,11 @@ export function useChartTheme(ref: RefObject<HTMLElement | null>): ChartTheme | 
     const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : undefined;
     media?.addEventListener('change', update);
     const observer = typeof MutationObserver === 'function' ? new MutationObserver(update) : undefined;
-    observer?.observe(document.documentElement, { attributes: true, attributeFilter: ['data-service-theme'], subtree: true });
+    observer?.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ['data-service-theme'],
+      subtree: true,
+    });
     return () => {
       media?.removeEventListener('change', update);
       observer?.disconnect();

@@ -104,7 +104,13 @@ export function useLoadAll(sql: string | undefined): LoadAll {
     setRequested(false);
     void queryClient.cancelQueries({ queryKey: JSON.parse(keyText) as unknown[] });
   }, [queryClient, keyText]);
-  const status: LoadAll['status'] = !requested ? 'idle' : query.isError ? 'error' : query.data && !query.isFetching ? 'success' : 'loading';
+  const status: LoadAll['status'] = !requested
+    ? 'idle'
+    : query.isError
+      ? 'error'
+      : query.data && !query.isFetching
+        ? 'success'
+        : 'loading';
   return {
     available,
     status,

@@ -52,7 +52,8 @@ function deeperThan(value: unknown, limit: number): boolean {
     const [node, depth] = stack.pop()!;
     if (node === null || typeof node !== 'object') continue;
     if (depth > limit) return true;
-    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Object.values(node))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -61,7 +62,9 @@ function deeperThan(value: unknown, limit: number): boolean {
  * Reads an agent's `vegaSpec` (JSON text or an object) and checks that it is a Vega-Lite spec;
  * a Vega spec is refused (it can do far more than draw our rows).
  */
-export function parseVegaLiteSpec(spec: unknown): { ok: true; spec: JsonObject } | { ok: false; problem: ChartProblem } {
+export function parseVegaLiteSpec(
+  spec: unknown,
+): { ok: true; spec: JsonObject } | { ok: false; problem: ChartProblem } {
   let value: unknown = spec;
   if (typeof spec === 'string' && spec.length > MAX_SPEC_LENGTH) {
     return { ok: false, problem: { kind: 'spec', message: `the spec is longer than ${MAX_SPEC_LENGTH} characters` } };
@@ -75,7 +78,8 @@ export function parseVegaLiteSpec(spec: unknown): { ok: true; spec: JsonObject }
   }
   if (!isRecord(value)) return { ok: false, problem: { kind: 'spec', message: 'the spec is not an object' } };
   // Copying and compiling recurse: a spec nested deeper than any real chart is refused first.
-  if (deeperThan(value, MAX_SPEC_DEPTH)) return { ok: false, problem: { kind: 'spec', message: `the spec is nested deeper than ${MAX_SPEC_DEPTH} levels` } };
+  if (deeperThan(value, MAX_SPEC_DEPTH))
+    return { ok: false, problem: { kind: 'spec', message: `the spec is nested deeper than ${MAX_SPEC_DEPTH} levels` } };
   const schema = value['$schema'];
   if (typeof schema === 'string' && /\/schema\/vega\/v/.test(schema)) {
     return { ok: false, problem: { kind: 'spec', message: 'a Vega spec, not Vega-Lite' } };
@@ -128,7 +132,11 @@ export interface ChartTheme {
  * only log a version warning), a `description` for assistive technology when it has none, and, in
  * dark mode, text and rule colours of the theme over the spec's own.
  */
-export function prepareSpec(spec: JsonObject, records: readonly Record<string, ChartValue>[], options: { description: string; theme: ChartTheme }): Record<string, unknown> {
+export function prepareSpec(
+  spec: JsonObject,
+  records: readonly Record<string, ChartValue>[],
+  options: { description: string; theme: ChartTheme },
+): Record<string, unknown> {
   const prepared: JsonObject = { ...spec };
   delete prepared['$schema'];
   delete prepared['datasets'];
@@ -139,19 +147,33 @@ export function prepareSpec(spec: JsonObject, records: readonly Record<string, C
   } else if (usermeta !== undefined) delete prepared['usermeta'];
   injectData(prepared, true);
   prepared['data'] = { name: RESULT_DATA_NAME };
-  if (typeof prepared['description'] !== 'string' || prepared['description'].trim() === '') prepared['description'] = options.description;
-  if (options.theme.dark) prepared['config'] = darkConfig(isRecord(prepared['config']) ? (prepared['config'] as JsonObject) : {}, options.theme);
+  if (typeof prepared['description'] !== 'string' || prepared['description'].trim() === '')
+    prepared['description'] = options.description;
+  if (options.theme.dark)
+    prepared['config'] = darkConfig(
+      isRecord(prepared['config']) ? (prepared['config'] as JsonObject) : {},
+      options.theme,
+    );
   // Dates are not JSON: the records go in as they are.
   return { ...prepared, datasets: { [RESULT_DATA_NAME]: records } };
 }
 
 /** `config` with the theme's text and rule colours over the spec's own (dark mode). */
 function darkConfig(config: JsonObject, theme: ChartTheme): JsonObject {
-  const merge = (key: string, values: JsonObject): JsonObject => ({ ...(isRecord(config[key]) ? (config[key] as JsonObject) : {}), ...values });
+  const merge = (key: string, values: JsonObject): JsonObject => ({
+    ...(isRecord(config[key]) ? (config[key] as JsonObject) : {}),
+    ...values,
+  });
   return {
     ...config,
     background: 'transparent',
-    axis: merge('axis', { labelColor: theme.text, titleColor: theme.text, gridColor: theme.border, domainColor: theme.muted, tickColor: theme.muted }),
+    axis: merge('axis', {
+      labelColor: theme.text,
+      titleColor: theme.text,
+      gridColor: theme.border,
+      domainColor: theme.muted,
+      tickColor: theme.muted,
+    }),
     legend: merge('legend', { labelColor: theme.text, titleColor: theme.text }),
     header: merge('header', { labelColor: theme.text, titleColor: theme.text }),
     title: merge('title', { color: theme.text, subtitleColor: theme.muted }),
@@ -196,7 +218,14 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 
 /** Text as HTML text. */
 export function escapeHtml(value: unknown): string {
-  const text = typeof value === 'string' ? value : value === undefined ? '' : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  const text =
+    typeof value === 'string'
+      ? value
+      : value === undefined
+        ? ''
+        : typeof value === 'object' && value !== null
+          ? JSON.stringify(value)
+          : String(value);
   return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
 }
 
@@ -211,7 +240,9 @@ export function formatTooltip(value: unknown): string {
   let html = title === undefined ? '' : `<h2>${escapeHtml(title)}</h2>`;
   const rows = Object.entries(fields)
     .filter(([, field]) => field !== undefined)
-    .map(([key, field]) => `<tr><td class="key">${escapeHtml(key)}</td><td class="value">${escapeHtml(field)}</td></tr>`);
+    .map(
+      ([key, field]) => `<tr><td class="key">${escapeHtml(key)}</td><td class="value">${escapeHtml(field)}</td></tr>`,
+    );
   if (rows.length > 0) html += `<table>${rows.join('')}</table>`;
   return html;
 }
@@ -219,13 +250,20 @@ export function formatTooltip(value: unknown): string {
 /** The chart libraries (optional peers) could not be loaded: not installed, or the network failed. */
 export class ChartLibrariesUnavailable extends Error {
   constructor(cause: unknown) {
-    super(`vega-embed and vega-interpreter could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `vega-embed and vega-interpreter could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = 'ChartLibrariesUnavailable';
   }
 }
 
 /** The embed function, once loaded. */
-export type EmbedFunction = (element: HTMLElement, spec: Record<string, unknown>, options: Record<string, unknown>) => Promise<{ finalize(): void; view: unknown }>;
+export type EmbedFunction = (
+  element: HTMLElement,
+  spec: Record<string, unknown>,
+  options: Record<string, unknown>,
+) => Promise<{ finalize(): void; view: unknown }>;
 
 interface LoadedVega {
   embed: EmbedFunction;
@@ -269,7 +307,11 @@ export interface EmbedChartOptions {
  * with {@link ChartLibrariesUnavailable} when the libraries cannot be loaded, with Vega's own error
  * when the spec cannot be compiled or run.
  */
-export async function embedChart(element: HTMLElement, spec: Record<string, unknown>, options: EmbedChartOptions): Promise<() => void> {
+export async function embedChart(
+  element: HTMLElement,
+  spec: Record<string, unknown>,
+  options: EmbedChartOptions,
+): Promise<() => void> {
   let loaded: LoadedVega;
   try {
     loaded = await loadVega();

@@ -131,7 +131,6 @@ export interface ChatRequest {
 /** Which credential a chat request carries; decides whether `sessionSettings` is required (2.8, 5). */
 export type ChatAuthKind = 'apiKey' | 'token';
 
-
 /**
  * A rule for an optional field, checked only when the field is present: `[field, test, what it
  * must be]`. One table per object keeps each rule on one line and every message in one form.
@@ -143,7 +142,12 @@ const isFilledString = (value: unknown): value is string => isString(value) && v
 const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 
 /** Adds `<prefix><field>: must be <what>` to `problems` for each present field that breaks its rule. */
-function checkFields(value: Record<string, unknown>, prefix: string, rules: readonly FieldRule[], problems: string[]): void {
+function checkFields(
+  value: Record<string, unknown>,
+  prefix: string,
+  rules: readonly FieldRule[],
+  problems: string[],
+): void {
   for (const [field, test, mustBe] of rules) {
     if (value[field] !== undefined && !test(value[field])) problems.push(`${prefix}${field}: must be ${mustBe}`);
   }
@@ -197,13 +201,17 @@ const CHAT_REQUEST_RULES: readonly FieldRule[] = [
  * with `auth: 'token'` it is ignored by the service (not validated). Without `auth`, it is
  * validated when present.
  */
-export function validateChatRequest(input: unknown, options: { auth?: ChatAuthKind } = {}): ValidationResult<ChatRequest> {
+export function validateChatRequest(
+  input: unknown,
+  options: { auth?: ChatAuthKind } = {},
+): ValidationResult<ChatRequest> {
   if (!isRecord(input)) return { ok: false, problems: ['body: must be a JSON object'] };
   const problems: string[] = [];
   checkFields(input, '', CHAT_REQUEST_RULES, problems);
   if (options.auth !== 'token') {
     if (input.sessionSettings !== undefined) problems.push(...sessionSettingsProblems(input.sessionSettings));
-    else if (options.auth === 'apiKey') problems.push('sessionSettings: required with an API key (who is the chat user?)');
+    else if (options.auth === 'apiKey')
+      problems.push('sessionSettings: required with an API key (who is the chat user?)');
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: input as ChatRequest };
 }
@@ -380,14 +388,7 @@ export interface RpcErrorLine {
 
 /** Any line of a chat stream, as sent on the wire. */
 export type StreamLine =
-  | StreamMessage
-  | CutoffLine
-  | StateLine
-  | AbortedLine
-  | SuspendedLine
-  | UsageLine
-  | ErrorLine
-  | RpcErrorLine;
+  StreamMessage | CutoffLine | StateLine | AbortedLine | SuspendedLine | UsageLine | ErrorLine | RpcErrorLine;
 
 /** A stream line sorted by what it means; `invalid` lines are JSON the protocol does not know. */
 export type ClassifiedLine =
@@ -457,7 +458,10 @@ export type ClassifiedLine =
 export function rpcErrorOf(value: unknown): { code: number; message: string } | undefined {
   if (!isRecord(value) || typeof value.jsonrpc !== 'string' || !isRecord(value.error)) return undefined;
   const { code, message } = value.error;
-  return { code: typeof code === 'number' ? code : Number.NaN, message: typeof message === 'string' ? message : 'Unauthorized' };
+  return {
+    code: typeof code === 'number' ? code : Number.NaN,
+    message: typeof message === 'string' ? message : 'Unauthorized',
+  };
 }
 
 /** An optional field of a stream line: absent, `null` (read as absent) or of `type`. */
@@ -481,7 +485,12 @@ function messageProblem(value: Record<string, unknown>): string | undefined {
   else if (graphPath != null && !(Array.isArray(graphPath) && graphPath.every(isString))) invalid = 'graphPath';
   else if (
     toolCall != null &&
-    !(isRecord(toolCall) && isString(toolCall.name) && optionalType(toolCall.input, 'string') && optionalType(toolCall.result, 'string'))
+    !(
+      isRecord(toolCall) &&
+      isString(toolCall.name) &&
+      optionalType(toolCall.input, 'string') &&
+      optionalType(toolCall.result, 'string')
+    )
   ) {
     invalid = 'toolCall';
   }
@@ -513,15 +522,23 @@ const SENTINEL_RULES: {
 export function classifyStreamLine(value: unknown): ClassifiedLine {
   if (!isRecord(value)) return { kind: 'invalid', value, reason: 'not a JSON object' };
   const { id } = value;
-  const sentinel = isString(id) && isSentinelId(id) && Object.hasOwn(SENTINEL_RULES, id) ? SENTINEL_RULES[id as SentinelId] : undefined;
+  const sentinel =
+    isString(id) && isSentinelId(id) && Object.hasOwn(SENTINEL_RULES, id)
+      ? SENTINEL_RULES[id as SentinelId]
+      : undefined;
   if (sentinel) {
     const [kind, field, test] = sentinel;
-    return test(value[field]) ? ({ kind, line: value } as unknown as ClassifiedLine) : { kind: 'invalid', value, reason: `${id}: invalid ${field}` };
+    return test(value[field])
+      ? ({ kind, line: value } as unknown as ClassifiedLine)
+      : { kind: 'invalid', value, reason: `${id}: invalid ${field}` };
   }
-  if (value.jsonrpc !== undefined && rpcErrorOf(value)) return { kind: 'rpcError', line: value as unknown as RpcErrorLine };
+  if (value.jsonrpc !== undefined && rpcErrorOf(value))
+    return { kind: 'rpcError', line: value as unknown as RpcErrorLine };
   if (id === undefined && isString(value.error)) return { kind: 'error', line: value as unknown as ErrorLine };
   const problem = messageProblem(value);
-  return problem === undefined ? { kind: 'message', line: value as unknown as StreamMessage } : { kind: 'invalid', value, reason: problem };
+  return problem === undefined
+    ? { kind: 'message', line: value as unknown as StreamMessage }
+    : { kind: 'invalid', value, reason: problem };
 }
 
 /** A stream line that is a sentinel, not a chat message to render. */
@@ -533,7 +550,10 @@ export function isSentinelId(id: string): boolean {
  * The final-answer rule of 4.4 for one message: `role` is `assistant`, `graphPath[0]` is
  * `final` and `graphPath` has at most 2 elements. The final answer is the last such message.
  */
-export function isFinalAnswerMessage(message: { role: string; graphPath?: readonly string[] | null | undefined }): boolean {
+export function isFinalAnswerMessage(message: {
+  role: string;
+  graphPath?: readonly string[] | null | undefined;
+}): boolean {
   const path = message.graphPath;
   return message.role === 'assistant' && !!path && path[0] === 'final' && path.length <= 2;
 }

@@ -44,7 +44,6 @@ export interface DataErrorBody {
   error: string;
 }
 
-
 /** True when `value` is `{ error: string }` (any data API error body, including `Continue wait`). */
 export function isDataErrorBody(value: unknown): value is DataErrorBody {
   return isRecord(value) && typeof value['error'] === 'string';
@@ -255,15 +254,7 @@ export type Filter = MemberFilter | AndFilter | OrFilter;
 
 /** Time granularities; deployments may define custom ones, passed as their names. */
 export type TimeGranularity =
-  | 'second'
-  | 'minute'
-  | 'hour'
-  | 'day'
-  | 'week'
-  | 'month'
-  | 'quarter'
-  | 'year'
-  | (string & {});
+  'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year' | (string & {});
 
 /** A time dimension: grouped by `granularity`, restricted to `dateRange`. */
 export interface TimeDimension {

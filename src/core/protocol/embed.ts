@@ -453,7 +453,11 @@ type Rules<T> = { [K in keyof T as string extends K ? never : K]-?: Rule };
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' && value !== null ? 'an object' : typeof value === 'function' ? 'a function' : String(value);
+  return typeof value === 'object' && value !== null
+    ? 'an object'
+    : typeof value === 'function'
+      ? 'a function'
+      : String(value);
 }
 
 /**
@@ -463,7 +467,10 @@ function describe(value: unknown): string {
 export const is =
   (test: (value: unknown) => boolean, expected: string | false): Rule =>
   (value, path, problems) => {
-    if (!test(value)) problems.push(problem(path, process.env.NODE_ENV !== 'production' && `expected ${expected}, got ${describe(value)}`));
+    if (!test(value))
+      problems.push(
+        problem(path, process.env.NODE_ENV !== 'production' && `expected ${expected}, got ${describe(value)}`),
+      );
   };
 
 /** `rule`, or absent. */
@@ -481,7 +488,10 @@ const nullable =
 
 /** One of `options`, quoted in the problem. */
 export const oneOf = (options: readonly unknown[]): Rule =>
-  is((value) => options.includes(value), process.env.NODE_ENV !== 'production' && options.map((option) => JSON.stringify(option)).join(' or '));
+  is(
+    (value) => options.includes(value),
+    process.env.NODE_ENV !== 'production' && options.map((option) => JSON.stringify(option)).join(' or '),
+  );
 
 // Loose: fields a newer service adds pass through instead of failing the message.
 /** An object whose named fields pass their rules (other fields pass through). */
@@ -489,7 +499,9 @@ export const shape =
   (fields: { readonly [field: string]: Rule }): Rule =>
   (value, path, problems) => {
     if (!isRecord(value)) {
-      problems.push(problem(path, process.env.NODE_ENV !== 'production' && `expected an object, got ${describe(value)}`));
+      problems.push(
+        problem(path, process.env.NODE_ENV !== 'production' && `expected an object, got ${describe(value)}`),
+      );
       return;
     }
     for (const field in fields) fields[field]!(value[field], path ? `${path}.${field}` : field, problems);
@@ -499,7 +511,10 @@ const text = (test: (value: string) => boolean, expected: string | false): Rule 
   is((value) => typeof value === 'string' && test(value), expected);
 const string = text(() => true, process.env.NODE_ENV !== 'production' && 'a string');
 const optionalString = optional(string);
-const number = is((value) => typeof value === 'number' && Number.isFinite(value), process.env.NODE_ENV !== 'production' && 'a finite number');
+const number = is(
+  (value) => typeof value === 'number' && Number.isFinite(value),
+  process.env.NODE_ENV !== 'production' && 'a finite number',
+);
 const optionalNumber = optional(number);
 const surface = oneOf(SURFACES);
 /** Any object. */
@@ -552,7 +567,12 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
   'service:action:set-theme': {
     font: optionalString,
     primaryColor: optionalString,
-    borderRadius: optional(is((value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)), process.env.NODE_ENV !== 'production' && 'a CSS length or pixels')),
+    borderRadius: optional(
+      is(
+        (value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)),
+        process.env.NODE_ENV !== 'production' && 'a CSS length or pixels',
+      ),
+    ),
     analyticsChat: optional(
       shape({
         backgroundColor: optionalString,
@@ -562,7 +582,10 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
   },
   'service:action:set-locale': { locale: localeRule },
   'service:action:set-filter': {
-    filterUrlParameter: text(isFilterUrlParameter, process.env.NODE_ENV !== 'production' && 'f_<view>.<dimension>=<JSON>, joined by &'),
+    filterUrlParameter: text(
+      isFilterUrlParameter,
+      process.env.NODE_ENV !== 'production' && 'f_<view>.<dimension>=<JSON>, joined by &',
+    ),
   },
   'service:action:navigate': { path: string },
   'service:action:refresh': {},
@@ -639,7 +662,8 @@ function parse(
         direction === 'event'
           ? surface
           : (_, path, found) => {
-              if ('surface' in value) found.push(problem(path, process.env.NODE_ENV !== 'production' && 'not allowed on actions'));
+              if ('surface' in value)
+                found.push(problem(path, process.env.NODE_ENV !== 'production' && 'not allowed on actions'));
             },
     })(value, '', problems);
     if (!problems.length) {
@@ -688,15 +712,16 @@ export function isEmbedEventType(type: string): type is EmbedEventType {
 // Builders
 
 /** `payload` may be left out when every field of it is optional (for example `refresh`). */
-type PayloadField<TPayload> = Record<string, never> extends TPayload
-  ? {
-      /** The payload of the type; `{}` when left out. */
-      payload?: TPayload;
-    }
-  : {
-      /** The payload of the type (6.2, 6.3). */
-      payload: TPayload;
-    };
+type PayloadField<TPayload> =
+  Record<string, never> extends TPayload
+    ? {
+        /** The payload of the type; `{}` when left out. */
+        payload?: TPayload;
+      }
+    : {
+        /** The payload of the type (6.2, 6.3). */
+        payload: TPayload;
+      };
 
 /**
  * What {@link createEmbedAction} needs: the `type`, its `payload`, and optionally the `timestamp`.

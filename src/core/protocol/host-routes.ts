@@ -35,7 +35,8 @@ const MAX_PUBLIC_ID_LENGTH = 200;
  */
 export function parseEmbedSessionBrowserRequest(value: unknown): ValidationResult<EmbedSessionBrowserRequest> {
   if (value === undefined) return { ok: true, value: {} };
-  if (!isRecord(value)) return { ok: false, problems: ['body: must be a JSON object such as { "surface": "dashboard", "publicId": "…" }'] };
+  if (!isRecord(value))
+    return { ok: false, problems: ['body: must be a JSON object such as { "surface": "dashboard", "publicId": "…" }'] };
   const problems: string[] = [];
   const result: EmbedSessionBrowserRequest = {};
   const { surface, publicId, deploymentId } = value;
@@ -45,11 +46,13 @@ export function parseEmbedSessionBrowserRequest(value: unknown): ValidationResul
     else problems.push(`surface: must be one of ${SURFACES.join(', ')}`);
   }
   if (publicId !== undefined) {
-    if (typeof publicId === 'string' && publicId.trim() !== '' && publicId.length <= MAX_PUBLIC_ID_LENGTH) result.publicId = publicId;
+    if (typeof publicId === 'string' && publicId.trim() !== '' && publicId.length <= MAX_PUBLIC_ID_LENGTH)
+      result.publicId = publicId;
     else problems.push('publicId: must be a non-empty string, the public id of a dashboard');
   }
   if (deploymentId !== undefined) {
-    if (typeof deploymentId === 'number' && Number.isInteger(deploymentId) && deploymentId > 0) result.deploymentId = deploymentId;
+    if (typeof deploymentId === 'number' && Number.isInteger(deploymentId) && deploymentId > 0)
+      result.deploymentId = deploymentId;
     else problems.push('deploymentId: must be a positive whole number');
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: result };

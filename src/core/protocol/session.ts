@@ -89,11 +89,7 @@ export function sessionErrorCode(message: string): SessionErrorCode | undefined 
  * A fuller message for §4.2 rule 4 that still contains `CANNOT_CHANGE_TYPE`, for the
  * emulator: `User attribute "plan" is string: cannot change type to number`.
  */
-export function attributeTypeChangeMessage(
-  name: string,
-  existingType: string,
-  requestedType: string,
-): string {
+export function attributeTypeChangeMessage(name: string, existingType: string, requestedType: string): string {
   return `User attribute "${name}" is ${existingType}: ${CANNOT_CHANGE_TYPE} to ${requestedType}`;
 }
 
@@ -287,7 +283,6 @@ const TRI_STATE_MESSAGE = 'must be true or false, or left out to inherit the acc
 const ATTRIBUTE_VALUE_MESSAGE =
   'must be a string, a number, a boolean, an array of strings, an array of numbers, or null (null clears the value)';
 
-
 function isHttpUrl(value: string): boolean {
   let url: URL;
   try {
@@ -338,10 +333,7 @@ const UserAttributeSchema = objectWith(
 const UserAttributeDefinitionSchema = objectWith(
   {
     name: nonEmptyString('must be a non-empty string, the attribute name'),
-    type: v.picklist(
-      USER_ATTRIBUTE_DEFINITION_TYPES,
-      `must be one of ${USER_ATTRIBUTE_DEFINITION_TYPES.join(', ')}`,
-    ),
+    type: v.picklist(USER_ATTRIBUTE_DEFINITION_TYPES, `must be one of ${USER_ATTRIBUTE_DEFINITION_TYPES.join(', ')}`),
     displayName: optionalString,
     defaultValue: optionalString,
     description: optionalString,
@@ -439,10 +431,7 @@ const SessionRequestSchema = v.looseObject(
     creatorMode: v.optional(v.boolean('must be true or false')),
     userAttributes: v.optional(v.array(UserAttributeSchema, 'must be an array of { name, value } objects')),
     groups: v.optional(
-      v.array(
-        nonEmptyString('must be a non-empty string, the name of a group'),
-        'must be an array of group names',
-      ),
+      v.array(nonEmptyString('must be a non-empty string, the name of a group'), 'must be an array of group names'),
     ),
     userAttributeDefinitions: v.optional(
       v.array(UserAttributeDefinitionSchema, 'must be an array of { name, type } objects'),
@@ -455,9 +444,7 @@ const SessionRequestSchema = v.looseObject(
     embedTheme: v.optional(EmbedThemeSchema),
     tenantGroups: v.optional(v.array(v.unknown(), 'must be an array')),
     tenantGroupDefinitions: v.optional(v.array(v.unknown(), 'must be an array')),
-    embedTenantProfile: v.optional(
-      objectWith({ displayName: optionalString }, 'must be an object { displayName? }'),
-    ),
+    embedTenantProfile: v.optional(objectWith({ displayName: optionalString }, 'must be an object { displayName? }')),
   },
   'must be an object such as { "deploymentId": 42, "externalId": "user-123" }',
 );
@@ -664,10 +651,7 @@ export function validateSessionRequest(input: unknown): ValidationResult<Session
       problems: ['session request: must be an object such as { "deploymentId": 42, "externalId": "user-123" }'],
     };
   const parsed = v.safeParse(SessionRequestSchema, input, { abortEarly: false });
-  const problems = [
-    ...issuesToProblems(parsed.issues, { fallback: 'session request' }),
-    ...crossFieldProblems(input),
-  ];
+  const problems = [...issuesToProblems(parsed.issues, { fallback: 'session request' }), ...crossFieldProblems(input)];
   if (!parsed.success || problems.length > 0 || parsed.output.deploymentId === undefined)
     return { ok: false, problems };
   // Rebuilding the object (rather than casting) makes the compiler check that the schema's output

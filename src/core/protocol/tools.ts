@@ -28,7 +28,18 @@ export const DEFAULT_CHART_STYLE: {
 } = {
   font: 'Inter, sans-serif',
   labelColor: '#43436B',
-  palette: ['#4E79A7', '#F28E2B', '#E15759', '#76B7B2', '#59A14F', '#EDC948', '#B07AA1', '#FF9DA7', '#9C755F', '#BAB0AC'],
+  palette: [
+    '#4E79A7',
+    '#F28E2B',
+    '#E15759',
+    '#76B7B2',
+    '#59A14F',
+    '#EDC948',
+    '#B07AA1',
+    '#FF9DA7',
+    '#9C755F',
+    '#BAB0AC',
+  ],
 };
 
 /**
@@ -210,7 +221,6 @@ export type ParsedToolCall =
       source: 'tool' | 'parse';
     };
 
-
 /** Parsed JSON text; `undefined` for an absent or empty text. Throws a `SyntaxError` for text that is not JSON. */
 function parseJsonText(text: string | null | undefined): unknown {
   return text ? (JSON.parse(text) as unknown) : undefined;
@@ -228,7 +238,10 @@ function isSqlResult(value: Record<string, unknown>): value is Record<string, un
 function isMetaResult(value: Record<string, unknown>): value is Record<string, unknown> & ServiceMetaResult {
   return (
     Array.isArray(value.cubes) &&
-    value.cubes.every((cube) => isRecord(cube) && typeof cube.name === 'string' && Array.isArray(cube.members) && cube.members.every(isRecord))
+    value.cubes.every(
+      (cube) =>
+        isRecord(cube) && typeof cube.name === 'string' && Array.isArray(cube.members) && cube.members.every(isRecord),
+    )
   );
 }
 
@@ -264,7 +277,13 @@ export function parseToolCall(toolCall: ToolCallWire): ParsedToolCall {
     return { status: 'complete', name, input, result: classifyToolResult(result) };
   } catch (error) {
     // Only JSON.parse throws here, and only a SyntaxError.
-    return { status: 'error', name, input, error: `Tool ${part} is not valid JSON: ${(error as SyntaxError).message}`, source: 'parse' };
+    return {
+      status: 'error',
+      name,
+      input,
+      error: `Tool ${part} is not valid JSON: ${(error as SyntaxError).message}`,
+      source: 'parse',
+    };
   }
 }
 

@@ -357,7 +357,6 @@ export function workbookBySlugPath(deploymentId: number, slug: string): string {
 // Validators
 // ---------------------------------------------------------------------------------------------
 
-
 function objectWith<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
   return v.pipe(v.custom<Record<string, unknown>>(isRecord, message), v.looseObject(entries, message));
 }
@@ -637,7 +636,10 @@ const WorkbookSchema = objectWith(
     folderId: v.nullish(finiteNumber('must be a number or null')),
     folderPath: v.optional(
       v.array(
-        objectWith({ id: integer('must be a whole number'), name: v.string('must be a string') }, 'must be an object { id, name }'),
+        objectWith(
+          { id: integer('must be a whole number'), name: v.string('must be a string') },
+          'must be an object { id, name }',
+        ),
         'must be an array of { id, name }',
       ),
     ),
@@ -650,11 +652,7 @@ const WorkbookSchema = objectWith(
   'must be an object (a workbook)',
 );
 
-function validateWith<T>(
-  schema: v.GenericSchema<unknown, T>,
-  input: unknown,
-  root: string,
-): ValidationResult<T> {
+function validateWith<T>(schema: v.GenericSchema<unknown, T>, input: unknown, root: string): ValidationResult<T> {
   const parsed = v.safeParse(schema, input, { abortEarly: false });
   if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.issues, { root, fallback: root }) };
   return { ok: true, value: parsed.output };
@@ -745,9 +743,7 @@ export function pageItems<T>(page: ListPage<T>): T[] {
  */
 export function nextPageCursor(page: ListPage<unknown>): string | undefined {
   const info = page.pageInfo;
-  return info?.hasNextPage && typeof info.endCursor === 'string' && info.endCursor !== ''
-    ? info.endCursor
-    : undefined;
+  return info?.hasNextPage && typeof info.endCursor === 'string' && info.endCursor !== '' ? info.endCursor : undefined;
 }
 
 /** True when `value` has the shape of a {@link ListPage}: an object whose `items` or `data` is an array. */

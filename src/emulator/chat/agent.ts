@@ -87,7 +87,11 @@ function dateRangeOf(input: string): DateRange {
   if (lastMonths) {
     const months = Math.max(1, Math.min(24, Number(lastMonths[1])));
     const from = addMonths(DATA_END, -months);
-    return { from, to: DATA_END, label: `the last ${months} month${months === 1 ? '' : 's'} of data (${monthLabel(from)} to ${monthLabel(LAST_ORDER_DAY)})` };
+    return {
+      from,
+      to: DATA_END,
+      label: `the last ${months} month${months === 1 ? '' : 's'} of data (${monthLabel(from)} to ${monthLabel(LAST_ORDER_DAY)})`,
+    };
   }
   const years = [...new Set(input.match(/\b202[45]\b/g) ?? [])];
   if (years.length === 1) {
@@ -95,7 +99,11 @@ function dateRangeOf(input: string): DateRange {
     return { from: `${year}-01-01`, to: `${Number(year) + 1}-01-01`, label: year };
   }
   if (/\blast year\b/i.test(input)) return { from: '2025-01-01', to: DATA_END, label: '2025' };
-  return { from: FIRST_ORDER_DAY, to: DATA_END, label: `${monthLabel(FIRST_ORDER_DAY)} to ${monthLabel(LAST_ORDER_DAY)}` };
+  return {
+    from: FIRST_ORDER_DAY,
+    to: DATA_END,
+    label: `${monthLabel(FIRST_ORDER_DAY)} to ${monthLabel(LAST_ORDER_DAY)}`,
+  };
 }
 
 /** Recognises the intent of an input by keywords (see the module's table). */
@@ -110,7 +118,10 @@ export function detectIntent(input: string): Intent {
     const limit = count ? Math.max(1, Math.min(5000, Number(count[1]))) : 10;
     return { kind: 'topCustomers', limit };
   }
-  if (has(text, /\bstatus(?:es)?\b/) || (has(text, /\borders?\b/) && has(text, /\b(?:cancel(?:l?ed)?|returned|returns|shipped|processing|completed)\b/))) {
+  if (
+    has(text, /\bstatus(?:es)?\b/) ||
+    (has(text, /\borders?\b/) && has(text, /\b(?:cancel(?:l?ed)?|returned|returns|shipped|processing|completed)\b/))
+  ) {
     return { kind: 'ordersByStatus' };
   }
   if (has(text, /\bregions?\b/)) return { kind: 'revenueByRegion' };
@@ -134,18 +145,48 @@ export function metaSearch(searchQuery: string, members: readonly string[]): Ser
     for (const measure of view.measures) {
       const name = `${view.name}.${measure.name}`;
       // Measures are numbers in `/v1/meta` too (`metaResponse()`).
-      if (members.includes(name)) found.push({ name, title: measure.title, description: measure.description, type: 'number', aggType: measure.aggType });
+      if (members.includes(name))
+        found.push({
+          name,
+          title: measure.title,
+          description: measure.description,
+          type: 'number',
+          aggType: measure.aggType,
+        });
     }
     for (const dimension of view.dimensions) {
       const name = `${view.name}.${dimension.name}`;
-      if (members.includes(name)) found.push({ name, title: dimension.title, description: dimension.description, type: dimension.type });
+      if (members.includes(name))
+        found.push({ name, title: dimension.title, description: dimension.description, type: dimension.type });
     }
     if (found.length > 0) cubes.push({ name: view.name, type: 'view', title: view.title, members: found });
   }
   return { cubes, searchQuery };
 }
 
-const STOP_WORDS = new Set(['the', 'and', 'for', 'what', 'whats', 'show', 'tell', 'how', 'are', 'was', 'were', 'with', 'our', 'you', 'can', 'about', 'this', 'that', 'today', 'please', 'give']);
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'what',
+  'whats',
+  'show',
+  'tell',
+  'how',
+  'are',
+  'was',
+  'were',
+  'with',
+  'our',
+  'you',
+  'can',
+  'about',
+  'this',
+  'that',
+  'today',
+  'please',
+  'give',
+]);
 
 /** Members whose name or title contains a word of the query: the search of the fallback intent. */
 export function membersMatching(searchQuery: string): string[] {
@@ -255,7 +296,8 @@ function revenueByMonthPlan(range: DateRange): SqlPlan {
       const best = months.reduce((a, b) => (b.revenue > a.revenue ? b : a));
       const worst = months.reduce((a, b) => (b.revenue < a.revenue ? b : a));
       const byYear = new Map<string, number>();
-      for (const month of months) byYear.set(month.month.slice(0, 4), (byYear.get(month.month.slice(0, 4)) ?? 0) + month.revenue);
+      for (const month of months)
+        byYear.set(month.month.slice(0, 4), (byYear.get(month.month.slice(0, 4)) ?? 0) + month.revenue);
       const first = byYear.get('2024');
       const second = byYear.get('2025');
       const growth =
@@ -289,8 +331,7 @@ function topCustomersPlan(limit: number): SqlPlan {
     searchQuery: 'top customers by revenue',
     members: ['orders.total_revenue', 'orders.count', 'orders.customer_id', 'orders.customer_name'],
     firstThought: `The user asks for the ${limit} best customers. "Best" most likely means highest revenue, so I need revenue per customer.`,
-    secondThought:
-      `orders.customer_name and orders.customer_id identify the customer; orders.total_revenue is the revenue. I will rank customers by revenue over all the data (${monthLabel(FIRST_ORDER_DAY)} to ${monthLabel(LAST_ORDER_DAY)}) and keep the top ${limit}.`,
+    secondThought: `orders.customer_name and orders.customer_id identify the customer; orders.total_revenue is the revenue. I will rank customers by revenue over all the data (${monthLabel(FIRST_ORDER_DAY)} to ${monthLabel(LAST_ORDER_DAY)}) and keep the top ${limit}.`,
     input: {
       sqlQuery,
       queryTitle: `Top ${limit} customers by revenue`,
@@ -312,7 +353,10 @@ function topCustomersPlan(limit: number): SqlPlan {
       if (result.rows.length === 0) return EMPTY_ANSWER;
       const shown = result.rows.slice(0, 5);
       const list = shown
-        .map((row, index) => `${index + 1}. **${String(row[1])}**: ${money.format(num(row[2]))} from ${count.format(num(row[3]))} orders`)
+        .map(
+          (row, index) =>
+            `${index + 1}. **${String(row[1])}**: ${money.format(num(row[2]))} from ${count.format(num(row[3]))} orders`,
+        )
         .join('\n');
       const total = result.rows.reduce((sum, row) => sum + num(row[2]), 0);
       return (
@@ -339,7 +383,8 @@ function ordersByStatusPlan(): SqlPlan {
     searchQuery: 'orders by status',
     members: ['orders.count', 'orders.total_revenue', 'orders.status'],
     firstThought: 'The user wants to know how orders split by status. I need the order count and the status dimension.',
-    secondThought: 'orders.status holds completed, processing, shipped, cancelled or returned. I will count orders per status and show it as a bar chart.',
+    secondThought:
+      'orders.status holds completed, processing, shipped, cancelled or returned. I will count orders per status and show it as a bar chart.',
     input: {
       sqlQuery,
       queryTitle: 'Orders by status',
@@ -362,9 +407,15 @@ function ordersByStatusPlan(): SqlPlan {
       if (result.rows.length === 0) return EMPTY_ANSWER;
       const total = result.rows.reduce((sum, row) => sum + num(row[1]), 0);
       const list = result.rows
-        .map((row) => `- **${String(row[0])}**: ${count.format(num(row[1]))} orders (${percent.format(total > 0 ? num(row[1]) / total : 0)})`)
+        .map(
+          (row) =>
+            `- **${String(row[0])}**: ${count.format(num(row[1]))} orders (${percent.format(total > 0 ? num(row[1]) / total : 0)})`,
+        )
         .join('\n');
-      return `Of ${count.format(total)} orders from ${monthLabel(FIRST_ORDER_DAY)} to ${monthLabel(LAST_ORDER_DAY)}:\n\n${list}\n\nThe chart compares the statuses.` + capNote(result);
+      return (
+        `Of ${count.format(total)} orders from ${monthLabel(FIRST_ORDER_DAY)} to ${monthLabel(LAST_ORDER_DAY)}:\n\n${list}\n\nThe chart compares the statuses.` +
+        capNote(result)
+      );
     },
   };
 }
@@ -382,8 +433,10 @@ function revenueByRegionPlan(): SqlPlan {
   return {
     searchQuery: 'revenue by region',
     members: ['orders.total_revenue', 'orders.count', 'orders.region'],
-    firstThought: 'The user wants revenue broken down by region. I should find the revenue measure and a region dimension.',
-    secondThought: 'orders.region is the sales region of each order (NA, EMEA, APAC or LATAM). I will sum revenue per region and show the shares in a donut chart.',
+    firstThought:
+      'The user wants revenue broken down by region. I should find the revenue measure and a region dimension.',
+    secondThought:
+      'orders.region is the sales region of each order (NA, EMEA, APAC or LATAM). I will sum revenue per region and show the shares in a donut chart.',
     input: {
       sqlQuery,
       queryTitle: 'Revenue by region',
@@ -405,9 +458,15 @@ function revenueByRegionPlan(): SqlPlan {
       if (result.rows.length === 0) return EMPTY_ANSWER;
       const total = result.rows.reduce((sum, row) => sum + num(row[1]), 0);
       const list = result.rows
-        .map((row) => `- **${String(row[0])}**: ${money.format(num(row[1]))} (${percent.format(total > 0 ? num(row[1]) / total : 0)})`)
+        .map(
+          (row) =>
+            `- **${String(row[0])}**: ${money.format(num(row[1]))} (${percent.format(total > 0 ? num(row[1]) / total : 0)})`,
+        )
         .join('\n');
-      return `Revenue by region, ${monthLabel(FIRST_ORDER_DAY)} to ${monthLabel(LAST_ORDER_DAY)}, ${money.format(total)} in all:\n\n${list}` + capNote(result);
+      return (
+        `Revenue by region, ${monthLabel(FIRST_ORDER_DAY)} to ${monthLabel(LAST_ORDER_DAY)}, ${money.format(total)} in all:\n\n${list}` +
+        capNote(result)
+      );
     },
   };
 }
@@ -424,8 +483,10 @@ function marginPlan(): SqlPlan {
   return {
     searchQuery: 'profit margin',
     members: ['orders.total_revenue', 'orders.amount', 'products.price'],
-    firstThought: 'The user asks about profit or margin. Margin needs costs as well as revenue, so I should check what the data model has.',
-    secondThought: 'I see revenue and prices but no cost measure. A gross margin measure on orders may still exist; I will try orders.gross_margin per quarter.',
+    firstThought:
+      'The user asks about profit or margin. Margin needs costs as well as revenue, so I should check what the data model has.',
+    secondThought:
+      'I see revenue and prices but no cost measure. A gross margin measure on orders may still exist; I will try orders.gross_margin per quarter.',
     input: {
       sqlQuery,
       queryTitle: 'Gross margin by quarter',
@@ -489,7 +550,8 @@ const WORDS_PER_CHUNK = 3;
 export function chunkText(text: string): string[] {
   const words = text.match(/\s*\S+\s*/g) ?? [text];
   const chunks: string[] = [];
-  for (let index = 0; index < words.length; index += WORDS_PER_CHUNK) chunks.push(words.slice(index, index + WORDS_PER_CHUNK).join(''));
+  for (let index = 0; index < words.length; index += WORDS_PER_CHUNK)
+    chunks.push(words.slice(index, index + WORDS_PER_CHUNK).join(''));
   return chunks;
 }
 
@@ -547,7 +609,15 @@ class Script {
     const inputText = JSON.stringify(input);
     const graphPath = [AGENT_NODE, 'tools'];
     await this.wait(REALISTIC.beforeTool);
-    this.run.emit({ id, role: 'assistant', toolCall: { name, input: inputText }, graphPath, isInProcess: true, isDelta: false, sort: this.run.thread.nextSort() });
+    this.run.emit({
+      id,
+      role: 'assistant',
+      toolCall: { name, input: inputText },
+      graphPath,
+      isInProcess: true,
+      isDelta: false,
+      sort: this.run.thread.nextSort(),
+    });
     this.run.usage.outputTokens += tokens(inputText);
     const result = await work();
     await this.wait(workDelay);
@@ -609,7 +679,12 @@ export async function runAgent(options: AgentOptions): Promise<void> {
         agent,
       );
       const searchQuery = input.trim().slice(0, 200);
-      context += await script.tool(SERVICE_META_TOOL, { searchQuery }, async () => metaSearch(searchQuery, membersMatching(searchQuery)), REALISTIC.metaTool);
+      context += await script.tool(
+        SERVICE_META_TOOL,
+        { searchQuery },
+        async () => metaSearch(searchQuery, membersMatching(searchQuery)),
+        REALISTIC.metaTool,
+      );
       script.llmCall(context);
       await script.stream('content', UNKNOWN_ANSWER, ['final']);
       run.finish();
@@ -617,7 +692,12 @@ export async function runAgent(options: AgentOptions): Promise<void> {
     }
     script.llmCall(context);
     await script.stream('thinking', plan.firstThought, agent);
-    context += await script.tool(SERVICE_META_TOOL, { searchQuery: plan.searchQuery }, async () => metaSearch(plan.searchQuery, plan.members), REALISTIC.metaTool);
+    context += await script.tool(
+      SERVICE_META_TOOL,
+      { searchQuery: plan.searchQuery },
+      async () => metaSearch(plan.searchQuery, plan.members),
+      REALISTIC.metaTool,
+    );
     script.llmCall(context);
     await script.stream('thinking', plan.secondThought, agent);
     const toolInput: ServiceSqlApiInput = {
@@ -629,13 +709,17 @@ export async function runAgent(options: AgentOptions): Promise<void> {
       ...(plan.input.vegaSpec === undefined ? {} : { vegaSpec: plan.input.vegaSpec }),
     };
     // Set inside the tool's work; a holder, because narrowing does not follow assignments in closures.
-    const sql: { outcome: { ok: true; result: CubeSqlResult } | { ok: false; error: string } } = { outcome: { ok: false, error: 'The query did not run' } };
+    const sql: { outcome: { ok: true; result: CubeSqlResult } | { ok: false; error: string } } = {
+      outcome: { ok: false, error: 'The query did not run' },
+    };
     context += await script.tool(
       SERVICE_SQL_API_TOOL,
       toolInput,
       async () => {
         try {
-          const result = await runCubeSql(options.data, toolInput.sqlQuery, options.scope, { maxRows: SQL_RESULT_ROW_LIMIT });
+          const result = await runCubeSql(options.data, toolInput.sqlQuery, options.scope, {
+            maxRows: SQL_RESULT_ROW_LIMIT,
+          });
           sql.outcome = { ok: true, result };
           const answer: ServiceSqlApiResult = {
             sqlQuery: toolInput.sqlQuery,

@@ -69,7 +69,11 @@ export function parseChatFaults(text: string | undefined): ParsedChatFaults {
     }
     // Own keys only: `constructor`, `__proto__` or `toString` are not directives.
     if (Object.hasOwn(COUNT_DIRECTIVES, name)) {
-      if (number === undefined) return { ok: false, problem: `${CHAT_FAULT_HEADER}: "${directive}": ${name} needs a whole number, e.g. ${name}=3` };
+      if (number === undefined)
+        return {
+          ok: false,
+          problem: `${CHAT_FAULT_HEADER}: "${directive}": ${name} needs a whole number, e.g. ${name}=3`,
+        };
       faults[COUNT_DIRECTIVES[name as keyof typeof COUNT_DIRECTIVES]] = number;
       continue;
     }

@@ -28,7 +28,15 @@ export function usageLine(usage: Usage): UsageLine {
 
 /** Usage of an answer that ran no model (a thread read). */
 export function emptyUsage(): Usage {
-  return { models: [], llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
+  return {
+    models: [],
+    llmCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheWriteTokens: 0,
+    cacheReadTokens: 0,
+    totalTokens: 0,
+  };
 }
 
 /** `__aborted__`: ends an aborted run, before `__usage__`. */
@@ -54,8 +62,16 @@ export function suspendedLine(messageId: string | undefined): SuspendedLine {
 const LC_MESSAGES = ['langchain_core', 'messages'];
 
 /** A message in the foreign (LangChain constructor) serialisation the service's `__state__` uses. */
-function serialised(type: 'HumanMessage' | 'AIMessage' | 'ToolMessage', kwargs: Record<string, unknown>): Record<string, unknown> {
-  return { lc: 1, type: 'constructor', id: [...LC_MESSAGES, type], kwargs: { additional_kwargs: {}, response_metadata: {}, ...kwargs } };
+function serialised(
+  type: 'HumanMessage' | 'AIMessage' | 'ToolMessage',
+  kwargs: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    lc: 1,
+    type: 'constructor',
+    id: [...LC_MESSAGES, type],
+    kwargs: { additional_kwargs: {}, response_metadata: {}, ...kwargs },
+  };
 }
 
 function parseJson(text: string | undefined): unknown {
@@ -80,10 +96,28 @@ export function foreignMessages(messages: readonly StreamMessage[]): Record<stri
       out.push(serialised('HumanMessage', { content: message.content ?? '', id: message.id }));
     } else if (message.toolCall) {
       const { name, input, result } = message.toolCall;
-      out.push(serialised('AIMessage', { content: '', id: `run-${message.id}`, tool_calls: [{ name, args: parseJson(input) ?? {}, id: message.id, type: 'tool_call' }], invalid_tool_calls: [] }));
-      if (result !== undefined) out.push(serialised('ToolMessage', { content: result, tool_call_id: message.id, name, id: `tool-${message.id}`, status: 'success' }));
+      out.push(
+        serialised('AIMessage', {
+          content: '',
+          id: `run-${message.id}`,
+          tool_calls: [{ name, args: parseJson(input) ?? {}, id: message.id, type: 'tool_call' }],
+          invalid_tool_calls: [],
+        }),
+      );
+      if (result !== undefined)
+        out.push(
+          serialised('ToolMessage', {
+            content: result,
+            tool_call_id: message.id,
+            name,
+            id: `tool-${message.id}`,
+            status: 'success',
+          }),
+        );
     } else if ((message.content ?? '') !== '') {
-      out.push(serialised('AIMessage', { content: message.content, id: message.id, tool_calls: [], invalid_tool_calls: [] }));
+      out.push(
+        serialised('AIMessage', { content: message.content, id: message.id, tool_calls: [], invalid_tool_calls: [] }),
+      );
     }
   }
   return out;
@@ -91,5 +125,11 @@ export function foreignMessages(messages: readonly StreamMessage[]): Record<stri
 
 /** `__state__`: the thread snapshot near the end of an answer. */
 export function stateLine(messages: readonly StreamMessage[], sort: number): StateLine {
-  return { id: SENTINEL_IDS.state, role: 'assistant', state: { messages: foreignMessages(messages) }, isDelta: false, sort };
+  return {
+    id: SENTINEL_IDS.state,
+    role: 'assistant',
+    state: { messages: foreignMessages(messages) },
+    isDelta: false,
+    sort,
+  };
 }

@@ -77,7 +77,8 @@ export function createLineWriter(options: LineWriterOptions = {}): LineWriter {
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        while (queue.length === 0 && ending === undefined && !closed) await new Promise<void>((resolve) => (wake = resolve));
+        while (queue.length === 0 && ending === undefined && !closed)
+          await new Promise<void>((resolve) => (wake = resolve));
         const chunk = queue.shift();
         if (chunk) {
           controller.enqueue(chunk);

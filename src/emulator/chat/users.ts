@@ -129,7 +129,10 @@ function upsertExternalUser(context: EmulatorContext, upsert: Upsert): ExternalU
 export function provisionFromSessionSettings(context: EmulatorContext, settings: SessionSettings): ChatUser {
   const { timezone } = settings;
   if (timezone !== undefined && !isValidTimeZone(timezone)) {
-    throw httpError(400, `sessionSettings.timezone: unknown time zone "${timezone}"; use an IANA name such as "Europe/Berlin"`);
+    throw httpError(
+      400,
+      `sessionSettings.timezone: unknown time zone "${timezone}"; use an IANA name such as "Europe/Berlin"`,
+    );
   }
   if (settings.internalId !== undefined) {
     const internal = findInternalUser(context, settings.internalId);
@@ -143,7 +146,8 @@ export function provisionFromSessionSettings(context: EmulatorContext, settings:
   const attributes: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const { name, value } of settings.userAttributes ?? []) attributes[name] = value;
   const unknownAttributes = Object.keys(attributes).filter((name) => !context.state.userAttributes.has(name));
-  if (unknownAttributes.length > 0) throw httpError(400, `${USER_ATTRIBUTES_NOT_FOUND}: ${unknownAttributes.join(', ')}`);
+  if (unknownAttributes.length > 0)
+    throw httpError(400, `${USER_ATTRIBUTES_NOT_FOUND}: ${unknownAttributes.join(', ')}`);
   const unknownGroups = (settings.groups ?? []).filter((name) => !context.state.groups.has(name));
   if (unknownGroups.length > 0) throw httpError(400, groupsNotFoundMessage(unknownGroups));
   const user = upsertExternalUser(context, {
@@ -162,11 +166,19 @@ export function provisionFromSessionSettings(context: EmulatorContext, settings:
 }
 
 /** Identity claims of a chat token, or why it cannot be used for chat (5 rules 5 and 7). */
-export function tokenIdentity(claims: TokenClaims): { ok: true; externalId: string; email?: string } | { ok: false; reason: string } {
+export function tokenIdentity(
+  claims: TokenClaims,
+): { ok: true; externalId: string; email?: string } | { ok: false; reason: string } {
   const { externalId, sub, scope, email } = claims as Record<string, unknown>;
-  const id = typeof externalId === 'string' && externalId.trim() !== '' ? externalId : typeof sub === 'string' && sub.trim() !== '' ? sub : undefined;
+  const id =
+    typeof externalId === 'string' && externalId.trim() !== ''
+      ? externalId
+      : typeof sub === 'string' && sub.trim() !== ''
+        ? sub
+        : undefined;
   if (id === undefined) return { ok: false, reason: 'the token has neither an externalId nor a sub claim' };
-  if (!Array.isArray(scope) || !scope.includes('chat')) return { ok: false, reason: 'the token\'s scope claim must be an array that includes "chat"' };
+  if (!Array.isArray(scope) || !scope.includes('chat'))
+    return { ok: false, reason: 'the token\'s scope claim must be an array that includes "chat"' };
   return { ok: true, externalId: normalizeExternalId(id), ...(typeof email === 'string' ? { email } : {}) };
 }
 
@@ -174,7 +186,12 @@ export function tokenIdentity(claims: TokenClaims): { ok: true; externalId: stri
  * The chat user of a token request, provisioned from the claims (5 rule 5); `sessionSettings` is
  * ignored. The claims themselves are the security context of the agent's queries.
  */
-export function provisionFromToken(context: EmulatorContext, claims: TokenClaims, externalId: string, email?: string): ChatUser {
+export function provisionFromToken(
+  context: EmulatorContext,
+  claims: TokenClaims,
+  externalId: string,
+  email?: string,
+): ChatUser {
   const securityContext = Object.fromEntries(Object.entries(claims).filter(([name]) => !IDENTITY_CLAIMS.has(name)));
   const user = upsertExternalUser(context, {
     externalId,
@@ -183,7 +200,10 @@ export function provisionFromToken(context: EmulatorContext, claims: TokenClaims
     persistent: false,
     ttlSeconds: DEFAULT_EPHEMERAL_TTL_SECONDS,
   });
-  return { ref: { kind: 'external', userKey: externalUserKey(user.embedTenantName, user.externalId) }, scope: scopeOf(context, claims) };
+  return {
+    ref: { kind: 'external', userKey: externalUserKey(user.embedTenantName, user.externalId) },
+    scope: scopeOf(context, claims),
+  };
 }
 
 /** Who `sessionSettings` names, without provisioning anyone (abort, 4.4); `undefined` for nobody known. */
@@ -193,7 +213,10 @@ export function identify(context: EmulatorContext, settings: SessionSettings): U
     return internal ? { kind: 'internal', userId: internal.id } : undefined;
   }
   if (settings.externalId === undefined) return undefined;
-  return { kind: 'external', userKey: externalUserKey(context.world.accountName, normalizeExternalId(settings.externalId)) };
+  return {
+    kind: 'external',
+    userKey: externalUserKey(context.world.accountName, normalizeExternalId(settings.externalId)),
+  };
 }
 
 /** The external user a token stands for (abort). */
@@ -203,5 +226,7 @@ export function tokenUserRef(context: EmulatorContext, externalId: string): User
 
 /** True when two user references name the same user. */
 export function sameUser(a: UserRef, b: UserRef): boolean {
-  return a.kind === 'internal' ? b.kind === 'internal' && a.userId === b.userId : b.kind === 'external' && a.userKey === b.userKey;
+  return a.kind === 'internal'
+    ? b.kind === 'internal' && a.userId === b.userId
+    : b.kind === 'external' && a.userKey === b.userKey;
 }

@@ -114,7 +114,11 @@ interface References {
 function cteEntries(object: JsonObject): { name: string; body: Json }[] {
   const cteMap = object['cte_map'];
   if (!isObject(cteMap) || !Array.isArray(cteMap['map'])) return [];
-  return cteMap['map'].flatMap((entry) => (isObject(entry) && typeof entry['key'] === 'string' ? [{ name: entry['key'].toLowerCase(), body: entry['value'] }] : []));
+  return cteMap['map'].flatMap((entry) =>
+    isObject(entry) && typeof entry['key'] === 'string'
+      ? [{ name: entry['key'].toLowerCase(), body: entry['value'] }]
+      : [],
+  );
 }
 
 /**
@@ -129,16 +133,22 @@ function collectReferences(tree: Json): References {
   function visitTable(object: JsonObject, scope: ReadonlySet<string>): void {
     const name = object['table_name'];
     if (typeof name !== 'string') return;
-    const qualified = (typeof object['schema_name'] === 'string' && object['schema_name'] !== '') ||
+    const qualified =
+      (typeof object['schema_name'] === 'string' && object['schema_name'] !== '') ||
       (typeof object['catalog_name'] === 'string' && object['catalog_name'] !== '');
     if (!qualified && scope.has(name.toLowerCase())) return;
     const view = qualified ? undefined : findView(name.toLowerCase());
     if (!view) {
-      const written = [object['catalog_name'], object['schema_name'], name].filter((part) => typeof part === 'string' && part !== '').join('.');
-      throw new SqlError(`Table or view "${written}" is not available: query the views ${VIEWS.map((candidate) => candidate.name).join(', ')}`);
+      const written = [object['catalog_name'], object['schema_name'], name]
+        .filter((part) => typeof part === 'string' && part !== '')
+        .join('.');
+      throw new SqlError(
+        `Table or view "${written}" is not available: query the views ${VIEWS.map((candidate) => candidate.name).join(', ')}`,
+      );
     }
     references.views.add(view);
-    if (typeof object['alias'] === 'string' && object['alias'] !== '') references.aliases.set(object['alias'].toLowerCase(), view);
+    if (typeof object['alias'] === 'string' && object['alias'] !== '')
+      references.aliases.set(object['alias'].toLowerCase(), view);
   }
 
   function visit(node: Json, scope: ReadonlySet<string>): void {
@@ -148,7 +158,8 @@ function collectReferences(tree: Json): References {
     }
     if (!isObject(node)) return;
     const type = node['type'];
-    if (typeof type === 'string' && REFUSED_TABLE_REFS.has(type)) throw new SqlError('Only SELECT queries over the views are allowed');
+    if (typeof type === 'string' && REFUSED_TABLE_REFS.has(type))
+      throw new SqlError('Only SELECT queries over the views are allowed');
     if (type === 'BASE_TABLE') visitTable(node, scope);
     else if (type === 'TABLE_FUNCTION') {
       const fn = node['function'];
@@ -190,7 +201,12 @@ function resolveMeasureCall(node: JsonObject, references: References): MeasureCa
   const children = node['children'];
   const argument = Array.isArray(children) && children.length === 1 ? children[0] : undefined;
   const names = isObject(argument) && argument['class'] === 'COLUMN_REF' ? argument['column_names'] : undefined;
-  if (!Array.isArray(names) || names.length < 1 || names.length > 2 || !names.every((name) => typeof name === 'string')) {
+  if (
+    !Array.isArray(names) ||
+    names.length < 1 ||
+    names.length > 2 ||
+    !names.every((name) => typeof name === 'string')
+  ) {
     throw new SqlError('MEASURE() takes one measure: MEASURE(view.measure)');
   }
   const parts = names as string[];
@@ -208,14 +224,20 @@ function resolveMeasureCall(node: JsonObject, references: References): MeasureCa
   );
   const [view] = candidates;
   if (!view) throw new SqlError(`MEASURE(${measureName}): no view of the query has this measure`);
-  if (candidates.length > 1) throw new SqlError(`MEASURE(${measureName}) is ambiguous: write MEASURE(view.${measureName})`);
+  if (candidates.length > 1)
+    throw new SqlError(`MEASURE(${measureName}) is ambiguous: write MEASURE(view.${measureName})`);
   const measure = view.measures.find((candidate) => candidate.name === measureName.toLowerCase());
   if (!measure) throw new SqlError(`MEASURE(${measureName}): no view of the query has this measure`);
   return { qualifier: undefined, measure, label: `measure(${measureName})` };
 }
 
 function isMeasureCall(node: Json): node is JsonObject {
-  return isObject(node) && node['class'] === 'FUNCTION' && typeof node['function_name'] === 'string' && node['function_name'].toLowerCase() === 'measure';
+  return (
+    isObject(node) &&
+    node['class'] === 'FUNCTION' &&
+    typeof node['function_name'] === 'string' &&
+    node['function_name'].toLowerCase() === 'measure'
+  );
 }
 
 /**
@@ -228,7 +250,11 @@ export async function compileCubeSql(engine: DataEngine, sql: string): Promise<s
   if (parsed['error'] === true) {
     const message = typeof parsed['error_message'] === 'string' ? parsed['error_message'] : 'Could not parse the query';
     // DuckDB's serializer refuses anything that is not a SELECT with this text; say it plainly.
-    throw new SqlError(/only SELECT/i.test(message) ? 'Only SELECT queries are allowed' : serviceSqlError(new Error(/ Error: /.test(message) ? message : `Parser Error: ${message}`)));
+    throw new SqlError(
+      /only SELECT/i.test(message)
+        ? 'Only SELECT queries are allowed'
+        : serviceSqlError(new Error(/ Error: /.test(message) ? message : `Parser Error: ${message}`)),
+    );
   }
   const statements = parsed['statements'];
   if (!Array.isArray(statements) || statements.length !== 1) throw new SqlError('Send exactly one SELECT statement');
@@ -257,16 +283,23 @@ export async function compileCubeSql(engine: DataEngine, sql: string): Promise<s
       const tree = await engine.parseSql(`SELECT ${expression}`);
       const found = isObject(tree) && Array.isArray(tree['statements']) ? tree['statements'][0] : undefined;
       const nodeOfTree = isObject(found) ? found['node'] : undefined;
-      const selected = isObject(nodeOfTree) && Array.isArray(nodeOfTree['select_list']) ? nodeOfTree['select_list'][0] : undefined;
+      const selected =
+        isObject(nodeOfTree) && Array.isArray(nodeOfTree['select_list']) ? nodeOfTree['select_list'][0] : undefined;
       if (!isObject(selected)) throw new SqlError(`Could not expand ${call.label}`);
       template = selected;
       replacements.set(expression, template);
     }
-    const alias = typeof node['alias'] === 'string' && node['alias'] !== '' ? node['alias'] : topLevel ? call.label : '';
+    const alias =
+      typeof node['alias'] === 'string' && node['alias'] !== '' ? node['alias'] : topLevel ? call.label : '';
     const location = node['query_location'];
     // Replace the call in place: every parent keeps its reference to this object.
     for (const key of Object.keys(node)) delete node[key];
-    Object.assign(node, structuredClone(template), { alias }, location === undefined ? {} : { query_location: location });
+    Object.assign(
+      node,
+      structuredClone(template),
+      { alias },
+      location === undefined ? {} : { query_location: location },
+    );
   }
   return engine.printSql(parsed);
 }
@@ -285,9 +318,7 @@ export interface StreamCubeSqlOptions {
 
 /** A line of the `/v1/cubesql` answer, before JSON encoding. */
 export type CubeSqlOutputLine =
-  | { schema: CubeSqlColumn[]; lastRefreshTime?: string }
-  | { data: (string | null)[][] }
-  | { error: string };
+  { schema: CubeSqlColumn[]; lastRefreshTime?: string } | { data: (string | null)[][] } | { error: string };
 
 /**
  * Runs a `/v1/cubesql` query on a connection scoped to the caller and yields its lines: the schema
@@ -355,7 +386,9 @@ export async function* streamCubeSql(
     if (pending.length > 0) yield { data: pending };
   } catch (error) {
     if (signal?.aborted) return;
-    yield { error: timedOut ? `Query timeout: the query ran longer than ${timeoutMs / 1000} s` : serviceSqlError(error) };
+    yield {
+      error: timedOut ? `Query timeout: the query ran longer than ${timeoutMs / 1000} s` : serviceSqlError(error),
+    };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', interrupt);

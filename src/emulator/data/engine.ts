@@ -9,7 +9,13 @@
  *
  * @module
  */
-import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import {
+  DuckDBInstance,
+  DuckDBTypeId,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import { DATASET_SQL } from './dataset';
 import { VIEWS, quoteIdent, viewBodySql } from './model';
 
@@ -156,7 +162,9 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
       return scoped;
     },
     async parseSql(sql) {
-      const reader = await (await utilityConnection()).runAndReadAll('SELECT json_serialize_sql($1::VARCHAR) AS tree', [sql]);
+      const reader = await (
+        await utilityConnection()
+      ).runAndReadAll('SELECT json_serialize_sql($1::VARCHAR) AS tree', [sql]);
       const text = String(reader.getRows()[0]?.[0]);
       // Integers beyond 2^53 (literals, "no location" markers) would lose digits in JSON.parse:
       // carry them as tagged strings and put them back in printSql.
@@ -164,7 +172,9 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
     },
     async printSql(tree) {
       const json = JSON.stringify(tree).replace(TAGGED_BIG_INTEGER, '$1');
-      const reader = await (await utilityConnection()).runAndReadAll('SELECT json_deserialize_sql($1::JSON) AS sql', [json]);
+      const reader = await (
+        await utilityConnection()
+      ).runAndReadAll('SELECT json_deserialize_sql($1::JSON) AS sql', [json]);
       return String(reader.getRows()[0]?.[0]);
     },
     async close() {

@@ -35,7 +35,15 @@ import {
   type TimeDimension,
 } from '../../core/protocol/data';
 import { type DataEngine, type QueryScope, cellFormatter } from './engine';
-import { measureSql, quoteIdent, resolveMember, sqlString, type DimensionModel, type ResolvedMember, type ViewModel } from './model';
+import {
+  measureSql,
+  quoteIdent,
+  resolveMember,
+  sqlString,
+  type DimensionModel,
+  type ResolvedMember,
+  type ViewModel,
+} from './model';
 
 /** Rows a query returns when it sets no `limit`. */
 export const DEFAULT_LIMIT = 10_000;
@@ -78,7 +86,8 @@ function isFilterOperator(value: unknown): value is FilterOperator {
 function checkFilter(value: unknown, path: string, depth = 1): Filter {
   if (!isRecord(value)) throw new UserError(`${path} must be an object`);
   if ('and' in value || 'or' in value) {
-    if (depth > MAX_FILTER_DEPTH) throw new UserError(`filters are nested more than ${MAX_FILTER_DEPTH} and/or groups deep`);
+    if (depth > MAX_FILTER_DEPTH)
+      throw new UserError(`filters are nested more than ${MAX_FILTER_DEPTH} and/or groups deep`);
     const key = 'and' in value ? 'and' : 'or';
     const list = value[key];
     if (!Array.isArray(list)) throw new UserError(`${path}.${key} must be an array of filters`);
@@ -90,10 +99,16 @@ function checkFilter(value: unknown, path: string, depth = 1): Filter {
   if (typeof member !== 'string') throw new UserError(`${path}.member must be a member name such as "orders.status"`);
   const operator = value['operator'];
   if (!isFilterOperator(operator)) {
-    throw new UserError(`${path}.operator must be one of ${FILTER_OPERATORS.join(', ')} (got ${JSON.stringify(operator)})`);
+    throw new UserError(
+      `${path}.operator must be one of ${FILTER_OPERATORS.join(', ')} (got ${JSON.stringify(operator)})`,
+    );
   }
   const rawValues = value['values'];
-  if (rawValues !== undefined && (!Array.isArray(rawValues) || !rawValues.every((item) => typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean'))) {
+  if (
+    rawValues !== undefined &&
+    (!Array.isArray(rawValues) ||
+      !rawValues.every((item) => typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean'))
+  ) {
     throw new UserError(`${path}.values must be an array of strings`);
   }
   const values = rawValues === undefined ? undefined : (rawValues as unknown[]).map(String);
@@ -101,9 +116,14 @@ function checkFilter(value: unknown, path: string, depth = 1): Filter {
 }
 
 function checkTimeDimension(value: unknown, path: string): TimeDimension {
-  if (!isRecord(value) || typeof value['dimension'] !== 'string') throw new UserError(`${path}.dimension must be a time dimension such as "orders.created_at"`);
+  if (!isRecord(value) || typeof value['dimension'] !== 'string')
+    throw new UserError(`${path}.dimension must be a time dimension such as "orders.created_at"`);
   const granularity = value['granularity'];
-  if (granularity !== undefined && granularity !== null && !GRANULARITIES.some((candidate) => candidate === granularity)) {
+  if (
+    granularity !== undefined &&
+    granularity !== null &&
+    !GRANULARITIES.some((candidate) => candidate === granularity)
+  ) {
     throw new UserError(`${path}.granularity must be one of ${GRANULARITIES.join(', ')}`);
   }
   const dateRange = value['dateRange'];
@@ -128,7 +148,8 @@ function checkOrder(value: unknown): [string, OrderDirection][] | undefined {
   };
   if (Array.isArray(value)) {
     return value.map((pair) => {
-      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') throw new UserError('order must be an object or an array of [member, "asc" | "desc"] pairs');
+      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string')
+        throw new UserError('order must be an object or an array of [member, "asc" | "desc"] pairs');
       return [pair[0], direction(pair[1], pair[0])];
     });
   }
@@ -139,7 +160,8 @@ function checkOrder(value: unknown): [string, OrderDirection][] | undefined {
 function checkCount(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isInteger(number) || number < 0) throw new UserError(`${field} must be a whole number of 0 or more`);
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < 0)
+    throw new UserError(`${field} must be a whole number of 0 or more`);
   return number;
 }
 
@@ -158,27 +180,36 @@ interface CheckedQuery {
 
 /** Checks the shape of one JSON query; throws {@link UserError}. */
 export function checkLoadQuery(value: unknown, isValidTimeZone: (timezone: string) => boolean): CheckedQuery {
-  if (!isRecord(value)) throw new UserError('query must be an object { measures, dimensions, timeDimensions, filters, ... }');
+  if (!isRecord(value))
+    throw new UserError('query must be an object { measures, dimensions, timeDimensions, filters, ... }');
   const timezone = value['timezone'] ?? 'UTC';
-  if (typeof timezone !== 'string' || !isValidTimeZone(timezone)) throw new UserError(`Unknown timezone ${JSON.stringify(timezone)}: use an IANA name such as "Europe/Berlin"`);
+  if (typeof timezone !== 'string' || !isValidTimeZone(timezone))
+    throw new UserError(`Unknown timezone ${JSON.stringify(timezone)}: use an IANA name such as "Europe/Berlin"`);
   const timeDimensions = value['timeDimensions'];
-  if (timeDimensions !== undefined && timeDimensions !== null && !Array.isArray(timeDimensions)) throw new UserError('timeDimensions must be an array');
+  if (timeDimensions !== undefined && timeDimensions !== null && !Array.isArray(timeDimensions))
+    throw new UserError('timeDimensions must be an array');
   const filters = value['filters'];
-  if (filters !== undefined && filters !== null && !Array.isArray(filters)) throw new UserError('filters must be an array');
+  if (filters !== undefined && filters !== null && !Array.isArray(filters))
+    throw new UserError('filters must be an array');
   const checked: CheckedQuery = {
     measures: stringArray(value['measures'], 'measures'),
     dimensions: stringArray(value['dimensions'], 'dimensions'),
     segments: stringArray(value['segments'], 'segments'),
-    timeDimensions: (timeDimensions ?? []).map((item: unknown, index: number) => checkTimeDimension(item, `timeDimensions[${index}]`)),
+    timeDimensions: (timeDimensions ?? []).map((item: unknown, index: number) =>
+      checkTimeDimension(item, `timeDimensions[${index}]`),
+    ),
     filters: (filters ?? []).map((item: unknown, index: number) => checkFilter(item, `filters[${index}]`)),
     order: checkOrder(value['order']),
     limit: checkCount(value['limit'], 'limit'),
     offset: checkCount(value['offset'], 'offset'),
     timezone,
   };
-  if (checked.segments.length > 0) throw new UserError(`Unknown segment ${checked.segments[0]}: the views define no segments`);
+  if (checked.segments.length > 0)
+    throw new UserError(`Unknown segment ${checked.segments[0]}: the views define no segments`);
   if (checked.measures.length + checked.dimensions.length + checked.timeDimensions.length === 0) {
-    throw new UserError('Query should contain either measures, dimensions or timeDimensions with granularities in order to be valid');
+    throw new UserError(
+      'Query should contain either measures, dimensions or timeDimensions with granularities in order to be valid',
+    );
   }
   return checked;
 }
@@ -216,7 +247,12 @@ function addMonths(date: LocalDate, months: number): LocalDate {
 }
 
 function today(now: number, timezone: string): LocalDate {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(now));
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(new Date(now));
   const part = (type: string) => Number(parts.find((item) => item.type === type)?.value);
   return { year: part('year'), month: part('month'), day: part('day') };
 }
@@ -255,7 +291,8 @@ function addUnits(date: LocalDate, unit: Unit, count: number): LocalDate {
   }
 }
 
-const RELATIVE = /^(?:(today|yesterday)|(this|last|next)\s+(day|week|month|quarter|year)|last\s+(\d+)\s+(day|week|month|quarter|year)s?)$/i;
+const RELATIVE =
+  /^(?:(today|yesterday)|(this|last|next)\s+(day|week|month|quarter|year)|last\s+(\d+)\s+(day|week|month|quarter|year)s?)$/i;
 
 /** What relative date ranges resolve against: a fixed day, or the local date of `now` in `timezone`. */
 export interface DateReference {
@@ -277,8 +314,14 @@ function parseDay(text: string): LocalDate {
 export function resolveDateRange(range: string | readonly string[], reference: DateReference): [string, string] {
   if (typeof range === 'string') {
     const match = RELATIVE.exec(range.trim());
-    if (!match) throw new UserError(`Can't parse date range "${range}": use [from, to] or today, yesterday, this month, last month, last 6 months...`);
-    const current = reference.referenceDay === undefined ? today(reference.now, reference.timezone) : parseDay(reference.referenceDay);
+    if (!match)
+      throw new UserError(
+        `Can't parse date range "${range}": use [from, to] or today, yesterday, this month, last month, last 6 months...`,
+      );
+    const current =
+      reference.referenceDay === undefined
+        ? today(reference.now, reference.timezone)
+        : parseDay(reference.referenceDay);
     let from: LocalDate;
     let end: LocalDate;
     if (match[1]) {
@@ -357,10 +400,16 @@ function param(compiler: Compiler, value: string | number): string {
   return `$${compiler.params.length}`;
 }
 
-function typedValue(compiler: Compiler, dimension: DimensionModel | undefined, value: string, memberName: string): string {
+function typedValue(
+  compiler: Compiler,
+  dimension: DimensionModel | undefined,
+  value: string,
+  memberName: string,
+): string {
   if (dimension?.type === 'number' || dimension === undefined) {
     const number = Number(value);
-    if (value.trim() === '' || !Number.isFinite(number)) throw new UserError(`${memberName}: ${JSON.stringify(value)} is not a number`);
+    if (value.trim() === '' || !Number.isFinite(number))
+      throw new UserError(`${memberName}: ${JSON.stringify(value)} is not a number`);
     return param(compiler, number);
   }
   if (dimension.type === 'time') return `CAST(${param(compiler, dateBound(value, 'start'))} AS TIMESTAMP)`;
@@ -375,10 +424,14 @@ function likePattern(value: string, operator: FilterOperator): string {
   return `%${escaped}%`;
 }
 
-function requireValues(filter: { member: string; operator: FilterOperator; values?: string[] }, count?: number): string[] {
+function requireValues(
+  filter: { member: string; operator: FilterOperator; values?: string[] },
+  count?: number,
+): string[] {
   const values = filter.values ?? [];
   if (values.length === 0) throw new UserError(`${filter.member}: operator ${filter.operator} needs values`);
-  if (count !== undefined && values.length !== count) throw new UserError(`${filter.member}: operator ${filter.operator} takes ${count} value${count === 1 ? '' : 's'}`);
+  if (count !== undefined && values.length !== count)
+    throw new UserError(`${filter.member}: operator ${filter.operator} takes ${count} value${count === 1 ? '' : 's'}`);
   return values;
 }
 
@@ -389,7 +442,10 @@ function filterSql(compiler: Compiler, filter: Filter): { sql: string; measure: 
     if (parts.length === 0) return { sql: 'TRUE', measure: false };
     const kinds = new Set(parts.map((part) => part.measure));
     if (kinds.size > 1) throw new UserError(`An ${key} filter cannot mix measures and dimensions`);
-    return { sql: `(${parts.map((part) => part.sql).join(key === 'and' ? ' AND ' : ' OR ')})`, measure: parts[0]!.measure };
+    return {
+      sql: `(${parts.map((part) => part.sql).join(key === 'and' ? ' AND ' : ' OR ')})`,
+      measure: parts[0]!.measure,
+    };
   }
   const resolved = member(compiler, filter.member);
   const isMeasure = resolved.kind === 'measure';
@@ -410,15 +466,21 @@ function filterSql(compiler: Compiler, filter: Filter): { sql: string; measure: 
     case 'startsWith':
     case 'endsWith':
       if (!textual) throw new UserError(`${filter.member}: operator ${filter.operator} needs a string dimension`);
-      sql = `(${values().map((value) => `${column} ILIKE ${param(compiler, likePattern(value, filter.operator))} ESCAPE '\\'`).join(' OR ')})`;
+      sql = `(${values()
+        .map((value) => `${column} ILIKE ${param(compiler, likePattern(value, filter.operator))} ESCAPE '\\'`)
+        .join(' OR ')})`;
       break;
     case 'notContains':
     case 'notStartsWith':
     case 'notEndsWith': {
       if (!textual) throw new UserError(`${filter.member}: operator ${filter.operator} needs a string dimension`);
-      const positive = ({ notContains: 'contains', notStartsWith: 'startsWith', notEndsWith: 'endsWith' } as const)[filter.operator];
+      const positive = ({ notContains: 'contains', notStartsWith: 'startsWith', notEndsWith: 'endsWith' } as const)[
+        filter.operator
+      ];
       // NULL neither contains nor starts with anything: the negated operators keep it, as the service does.
-      sql = `((${values().map((value) => `${column} NOT ILIKE ${param(compiler, likePattern(value, positive))} ESCAPE '\\'`).join(' AND ')}) OR ${column} IS NULL)`;
+      sql = `((${values()
+        .map((value) => `${column} NOT ILIKE ${param(compiler, likePattern(value, positive))} ESCAPE '\\'`)
+        .join(' AND ')}) OR ${column} IS NULL)`;
       break;
     }
     case 'gt':
@@ -438,7 +500,8 @@ function filterSql(compiler: Compiler, filter: Filter): { sql: string; measure: 
       break;
     case 'inDateRange':
     case 'notInDateRange': {
-      if (dimension?.type !== 'time') throw new UserError(`${filter.member}: operator ${filter.operator} needs a time dimension`);
+      if (dimension?.type !== 'time')
+        throw new UserError(`${filter.member}: operator ${filter.operator} needs a time dimension`);
       const [from, to] = resolveDateRange(values(2), compiler.reference);
       const inside = `${column} BETWEEN CAST(${param(compiler, from)} AS TIMESTAMP) AND CAST(${param(compiler, to)} AS TIMESTAMP)`;
       sql = filter.operator === 'inDateRange' ? inside : `(NOT (${inside}) OR ${column} IS NULL)`;
@@ -448,11 +511,14 @@ function filterSql(compiler: Compiler, filter: Filter): { sql: string; measure: 
     case 'afterDate':
     case 'beforeOrOnDate':
     case 'afterOrOnDate': {
-      if (dimension?.type !== 'time') throw new UserError(`${filter.member}: operator ${filter.operator} needs a time dimension`);
+      if (dimension?.type !== 'time')
+        throw new UserError(`${filter.member}: operator ${filter.operator} needs a time dimension`);
       // A date-only value means its start, as the service's query engine does, except for
       // beforeOrOnDate, whose "on" keeps the whole day (its end bound).
       const bound = dateBound(values(1)[0]!, filter.operator === 'beforeOrOnDate' ? 'end' : 'start');
-      const symbol = ({ beforeDate: '<', afterDate: '>', beforeOrOnDate: '<=', afterOrOnDate: '>=' } as const)[filter.operator];
+      const symbol = ({ beforeDate: '<', afterDate: '>', beforeOrOnDate: '<=', afterOrOnDate: '>=' } as const)[
+        filter.operator
+      ];
       sql = `${column} ${symbol} CAST(${param(compiler, bound)} AS TIMESTAMP)`;
       break;
     }
@@ -469,7 +535,11 @@ function annotationOf(resolved: ResolvedMember): MemberAnnotation {
       ...(resolved.measure.format ? { format: resolved.measure.format } : {}),
     };
   }
-  return { title: `${resolved.view.title} ${resolved.dimension.title}`, shortTitle: resolved.dimension.title, type: resolved.dimension.type };
+  return {
+    title: `${resolved.view.title} ${resolved.dimension.title}`,
+    shortTitle: resolved.dimension.title,
+    type: resolved.dimension.type,
+  };
 }
 
 /**
@@ -478,7 +548,11 @@ function annotationOf(resolved: ResolvedMember): MemberAnnotation {
  * query's time zone.
  */
 export function compileLoadQuery(query: CheckedQuery, options: { now: number; referenceDay?: string }): CompiledLoad {
-  const reference: DateReference = { now: options.now, timezone: query.timezone, ...(options.referenceDay === undefined ? {} : { referenceDay: options.referenceDay }) };
+  const reference: DateReference = {
+    now: options.now,
+    timezone: query.timezone,
+    ...(options.referenceDay === undefined ? {} : { referenceDay: options.referenceDay }),
+  };
   const compiler: Compiler = { view: undefined, params: [], reference, timezone: query.timezone };
   const selects: string[] = [];
   const columns: string[][] = [];
@@ -505,7 +579,9 @@ export function compileLoadQuery(query: CheckedQuery, options: { now: number; re
     const column = quoteIdent(resolved.dimension.name);
     if (timeDimension.dateRange !== undefined) {
       const [from, to] = resolveDateRange(timeDimension.dateRange, compiler.reference);
-      where.push(`${column} BETWEEN CAST(${param(compiler, from)} AS TIMESTAMP) AND CAST(${param(compiler, to)} AS TIMESTAMP)`);
+      where.push(
+        `${column} BETWEEN CAST(${param(compiler, from)} AS TIMESTAMP) AND CAST(${param(compiler, to)} AS TIMESTAMP)`,
+      );
     }
     const granularity = timeDimension.granularity as Granularity | undefined;
     if (granularity === undefined) continue;
@@ -516,7 +592,10 @@ export function compileLoadQuery(query: CheckedQuery, options: { now: number; re
     if (!positions.has(timeDimension.dimension)) positions.set(timeDimension.dimension, selects.length);
     groupedColumns += 1;
     const base = annotationOf(resolved);
-    annotation.timeDimensions[key] = { ...base, granularity: { name: granularity, title: granularity, interval: `1 ${granularity}` } };
+    annotation.timeDimensions[key] = {
+      ...base,
+      granularity: { name: granularity, title: granularity, interval: `1 ${granularity}` },
+    };
     annotation.timeDimensions[timeDimension.dimension] = base;
     defaultOrder ??= [key, 'asc'];
   }
@@ -550,10 +629,14 @@ export function compileLoadQuery(query: CheckedQuery, options: { now: number; re
 
   const view = compiler.view;
   if (!view) throw new UserError('Query names no member');
-  if (selects.length === 0) throw new UserError('Query should contain either measures, dimensions or timeDimensions with granularities in order to be valid');
+  if (selects.length === 0)
+    throw new UserError(
+      'Query should contain either measures, dimensions or timeDimensions with granularities in order to be valid',
+    );
   const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   const offset = query.offset ?? 0;
-  const groupBy = groupedColumns > 0 ? ` GROUP BY ${Array.from({ length: groupedColumns }, (_, index) => index + 1).join(', ')}` : '';
+  const groupBy =
+    groupedColumns > 0 ? ` GROUP BY ${Array.from({ length: groupedColumns }, (_, index) => index + 1).join(', ')}` : '';
   const sql = [
     `SELECT ${selects.join(', ')} FROM ${quoteIdent(view.name)}`,
     where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '',

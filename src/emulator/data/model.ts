@@ -83,26 +83,115 @@ const ORDERS: ViewModel = {
   from: 'raw.orders AS o JOIN raw.customers AS c ON c.id = o.customer_id JOIN raw.products AS p ON p.id = o.product_id',
   dimensions: [
     { name: 'id', title: 'Order id', description: 'Order number.', type: 'number', sql: 'o.id', primaryKey: true },
-    { name: 'status', title: 'Status', description: 'completed, processing, shipped, cancelled or returned.', type: 'string', sql: 'o.status' },
-    { name: 'region', title: 'Region', description: 'Sales region: NA, EMEA, APAC or LATAM.', type: 'string', sql: 'o.region' },
+    {
+      name: 'status',
+      title: 'Status',
+      description: 'completed, processing, shipped, cancelled or returned.',
+      type: 'string',
+      sql: 'o.status',
+    },
+    {
+      name: 'region',
+      title: 'Region',
+      description: 'Sales region: NA, EMEA, APAC or LATAM.',
+      type: 'string',
+      sql: 'o.region',
+    },
     { name: 'country', title: 'Country', description: "Customer's country.", type: 'string', sql: 'c.country' },
-    { name: 'store_id', title: 'Store', description: 'Store that took the order, 1 to 20.', type: 'number', sql: 'o.store_id' },
+    {
+      name: 'store_id',
+      title: 'Store',
+      description: 'Store that took the order, 1 to 20.',
+      type: 'number',
+      sql: 'o.store_id',
+    },
     { name: 'category', title: 'Category', description: 'Product category.', type: 'string', sql: 'p.category' },
     { name: 'product_name', title: 'Product', description: 'Product name.', type: 'string', sql: 'p.name' },
-    { name: 'customer_id', title: 'Customer id', description: 'Customer number.', type: 'number', sql: 'o.customer_id' },
+    {
+      name: 'customer_id',
+      title: 'Customer id',
+      description: 'Customer number.',
+      type: 'number',
+      sql: 'o.customer_id',
+    },
     { name: 'customer_name', title: 'Customer', description: 'Customer name.', type: 'string', sql: 'c.name' },
-    { name: 'customer_segment', title: 'Segment', description: 'Consumer, Small Business or Enterprise.', type: 'string', sql: 'c.segment' },
+    {
+      name: 'customer_segment',
+      title: 'Segment',
+      description: 'Consumer, Small Business or Enterprise.',
+      type: 'string',
+      sql: 'c.segment',
+    },
     { name: 'quantity', title: 'Quantity', description: 'Units ordered.', type: 'number', sql: 'o.quantity' },
-    { name: 'amount', title: 'Amount', description: 'Order amount in USD after discount.', type: 'number', sql: 'o.amount' },
-    { name: 'created_at', title: 'Created at', description: 'When the order was placed.', type: 'time', sql: 'o.created_at' },
+    {
+      name: 'amount',
+      title: 'Amount',
+      description: 'Order amount in USD after discount.',
+      type: 'number',
+      sql: 'o.amount',
+    },
+    {
+      name: 'created_at',
+      title: 'Created at',
+      description: 'When the order was placed.',
+      type: 'time',
+      sql: 'o.created_at',
+    },
   ],
   measures: [
-    { name: 'count', title: 'Orders count', shortTitle: 'Count', description: 'Number of orders.', aggType: 'count', format: 'number' },
-    { name: 'total_revenue', title: 'Total revenue', shortTitle: 'Revenue', description: 'Sum of order amounts in USD.', aggType: 'sum', dimension: 'amount', format: 'currency' },
-    { name: 'average_order_value', title: 'Average order value', shortTitle: 'AOV', description: 'Mean order amount in USD.', aggType: 'avg', dimension: 'amount', format: 'currency' },
-    { name: 'customers_count', title: 'Customers count', shortTitle: 'Customers', description: 'Distinct customers who ordered.', aggType: 'countDistinct', dimension: 'customer_id', format: 'number' },
-    { name: 'total_quantity', title: 'Total quantity', shortTitle: 'Units', description: 'Units ordered.', aggType: 'sum', dimension: 'quantity', format: 'number' },
-    { name: 'completed_count', title: 'Completed orders', shortTitle: 'Completed', description: 'Orders with status completed.', aggType: 'count', filter: { dimension: 'status', value: 'completed' }, format: 'number' },
+    {
+      name: 'count',
+      title: 'Orders count',
+      shortTitle: 'Count',
+      description: 'Number of orders.',
+      aggType: 'count',
+      format: 'number',
+    },
+    {
+      name: 'total_revenue',
+      title: 'Total revenue',
+      shortTitle: 'Revenue',
+      description: 'Sum of order amounts in USD.',
+      aggType: 'sum',
+      dimension: 'amount',
+      format: 'currency',
+    },
+    {
+      name: 'average_order_value',
+      title: 'Average order value',
+      shortTitle: 'AOV',
+      description: 'Mean order amount in USD.',
+      aggType: 'avg',
+      dimension: 'amount',
+      format: 'currency',
+    },
+    {
+      name: 'customers_count',
+      title: 'Customers count',
+      shortTitle: 'Customers',
+      description: 'Distinct customers who ordered.',
+      aggType: 'countDistinct',
+      dimension: 'customer_id',
+      format: 'number',
+    },
+    {
+      name: 'total_quantity',
+      title: 'Total quantity',
+      shortTitle: 'Units',
+      description: 'Units ordered.',
+      aggType: 'sum',
+      dimension: 'quantity',
+      format: 'number',
+    },
+    {
+      name: 'completed_count',
+      title: 'Completed orders',
+      shortTitle: 'Completed',
+      description: 'Orders with status completed.',
+      aggType: 'count',
+      filter: { dimension: 'status', value: 'completed' },
+      format: 'number',
+    },
   ],
 };
 
@@ -112,16 +201,48 @@ const CUSTOMERS: ViewModel = {
   description: 'One row per customer.',
   from: 'raw.customers AS c',
   dimensions: [
-    { name: 'id', title: 'Customer id', description: 'Customer number.', type: 'number', sql: 'c.id', primaryKey: true },
+    {
+      name: 'id',
+      title: 'Customer id',
+      description: 'Customer number.',
+      type: 'number',
+      sql: 'c.id',
+      primaryKey: true,
+    },
     { name: 'name', title: 'Name', description: 'Customer name.', type: 'string', sql: 'c.name' },
     { name: 'email', title: 'Email', description: 'Customer email.', type: 'string', sql: 'c.email' },
-    { name: 'region', title: 'Region', description: 'Sales region: NA, EMEA, APAC or LATAM.', type: 'string', sql: 'c.region' },
+    {
+      name: 'region',
+      title: 'Region',
+      description: 'Sales region: NA, EMEA, APAC or LATAM.',
+      type: 'string',
+      sql: 'c.region',
+    },
     { name: 'country', title: 'Country', description: 'Country.', type: 'string', sql: 'c.country' },
-    { name: 'segment', title: 'Segment', description: 'Consumer, Small Business or Enterprise.', type: 'string', sql: 'c.segment' },
-    { name: 'created_at', title: 'Signed up at', description: 'When the customer signed up.', type: 'time', sql: 'c.created_at' },
+    {
+      name: 'segment',
+      title: 'Segment',
+      description: 'Consumer, Small Business or Enterprise.',
+      type: 'string',
+      sql: 'c.segment',
+    },
+    {
+      name: 'created_at',
+      title: 'Signed up at',
+      description: 'When the customer signed up.',
+      type: 'time',
+      sql: 'c.created_at',
+    },
   ],
   measures: [
-    { name: 'count', title: 'Customers count', shortTitle: 'Count', description: 'Number of customers.', aggType: 'count', format: 'number' },
+    {
+      name: 'count',
+      title: 'Customers count',
+      shortTitle: 'Count',
+      description: 'Number of customers.',
+      aggType: 'count',
+      format: 'number',
+    },
   ],
 };
 
@@ -137,8 +258,23 @@ const PRODUCTS: ViewModel = {
     { name: 'price', title: 'Price', description: 'List price in USD.', type: 'number', sql: 'p.price' },
   ],
   measures: [
-    { name: 'count', title: 'Products count', shortTitle: 'Count', description: 'Number of products.', aggType: 'count', format: 'number' },
-    { name: 'average_price', title: 'Average price', shortTitle: 'Avg price', description: 'Mean list price in USD.', aggType: 'avg', dimension: 'price', format: 'currency' },
+    {
+      name: 'count',
+      title: 'Products count',
+      shortTitle: 'Count',
+      description: 'Number of products.',
+      aggType: 'count',
+      format: 'number',
+    },
+    {
+      name: 'average_price',
+      title: 'Average price',
+      shortTitle: 'Avg price',
+      description: 'Mean list price in USD.',
+      aggType: 'avg',
+      dimension: 'price',
+      format: 'currency',
+    },
   ],
 };
 
@@ -188,8 +324,11 @@ export function sqlString(value: string): string {
  * (its name or an alias); `undefined` leaves columns unqualified.
  */
 export function measureSql(measure: MeasureModel, qualifier?: string): string {
-  const column = (name: string) => (qualifier === undefined ? quoteIdent(name) : `${quoteIdent(qualifier)}.${quoteIdent(name)}`);
-  const filter = measure.filter ? ` FILTER (WHERE ${column(measure.filter.dimension)} = ${sqlString(measure.filter.value)})` : '';
+  const column = (name: string) =>
+    qualifier === undefined ? quoteIdent(name) : `${quoteIdent(qualifier)}.${quoteIdent(name)}`;
+  const filter = measure.filter
+    ? ` FILTER (WHERE ${column(measure.filter.dimension)} = ${sqlString(measure.filter.value)})`
+    : '';
   const target = measure.dimension === undefined ? undefined : column(measure.dimension);
   switch (measure.aggType) {
     case 'count':
@@ -241,31 +380,29 @@ export function viewBodySql(view: ViewModel, options: ViewBodyOptions = {}): str
 /** The `/v1/meta` answer (behaviour 3): every view with its measures and dimensions. */
 export function metaResponse(): MetaResponse {
   return {
-    cubes: VIEWS.map(
-      (view): MetaCube => ({
-        name: view.name,
-        title: view.title,
-        description: view.description,
-        type: 'view',
-        measures: view.measures.map((measure) => ({
-          name: `${view.name}.${measure.name}`,
-          title: measure.title,
-          shortTitle: measure.shortTitle,
-          description: measure.description,
-          type: 'number',
-          aggType: measure.aggType,
-          ...(measure.format ? { format: measure.format } : {}),
-        })),
-        dimensions: view.dimensions.map((dimension) => ({
-          name: `${view.name}.${dimension.name}`,
-          title: dimension.title,
-          shortTitle: dimension.title,
-          description: dimension.description,
-          type: dimension.type,
-          ...(dimension.primaryKey ? { primaryKey: true } : {}),
-        })),
-        segments: [],
-      }),
-    ),
+    cubes: VIEWS.map((view): MetaCube => ({
+      name: view.name,
+      title: view.title,
+      description: view.description,
+      type: 'view',
+      measures: view.measures.map((measure) => ({
+        name: `${view.name}.${measure.name}`,
+        title: measure.title,
+        shortTitle: measure.shortTitle,
+        description: measure.description,
+        type: 'number',
+        aggType: measure.aggType,
+        ...(measure.format ? { format: measure.format } : {}),
+      })),
+      dimensions: view.dimensions.map((dimension) => ({
+        name: `${view.name}.${dimension.name}`,
+        title: dimension.title,
+        shortTitle: dimension.title,
+        description: dimension.description,
+        type: dimension.type,
+        ...(dimension.primaryKey ? { primaryKey: true } : {}),
+      })),
+      segments: [],
+    })),
   };
 }

@@ -14,7 +14,18 @@ import { findView, sqlString } from './model';
 export type TokenClaims = Readonly<Record<string, unknown>>;
 
 /** Claims that describe the token itself, not the caller; never used as attributes. */
-const REGISTERED_CLAIMS = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti', 'scope', 'securityContext', 'userAttributes']);
+const REGISTERED_CLAIMS = new Set([
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'nbf',
+  'iat',
+  'jti',
+  'scope',
+  'securityContext',
+  'userAttributes',
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

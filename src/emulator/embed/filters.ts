@@ -37,7 +37,9 @@ export interface FilterParameters {
 }
 
 function isScalar(value: unknown): value is FilterScalar {
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 function isOperator(value: unknown): value is FilterOperator {
@@ -79,7 +81,10 @@ export function readFilterParameters(query: string | URLSearchParams): FilterPar
       result.cleared.push(member);
       continue;
     }
-    const valueOk = value === undefined ? operator === 'set' || operator === 'notSet' : isScalar(value) || (Array.isArray(value) && value.every(isScalar));
+    const valueOk =
+      value === undefined
+        ? operator === 'set' || operator === 'notSet'
+        : isScalar(value) || (Array.isArray(value) && value.every(isScalar));
     if (!valueOk) {
       result.problems.push(`${name}: "value" must be a string, number, boolean or a list of them`);
       continue;
@@ -139,7 +144,9 @@ export function applyToQuery(query: LoadQuery, options: ApplyOptions): LoadQuery
   if (query.timeDimensions?.length && options.timeGrains.size) {
     next.timeDimensions = query.timeDimensions.map((dimension) => {
       const grain = options.timeGrains.get(dimension.dimension);
-      return grain !== undefined && dimension.granularity !== undefined ? { ...dimension, granularity: grain } : dimension;
+      return grain !== undefined && dimension.granularity !== undefined
+        ? { ...dimension, granularity: grain }
+        : dimension;
     });
   }
   if (options.timezone !== undefined) next.timezone = options.timezone;

@@ -117,7 +117,8 @@ const EN_US: EmbedStrings = {
 const DE_DE: EmbedStrings = {
   loading: 'Wird geladen…',
   errorTitle: 'Dieser Inhalt kann nicht angezeigt werden',
-  missingSession: 'Es wurde keine Sitzung angegeben. Einbettungs-URLs brauchen eine neue Sitzungs-ID in "session" oder "sessionId".',
+  missingSession:
+    'Es wurde keine Sitzung angegeben. Einbettungs-URLs brauchen eine neue Sitzungs-ID in "session" oder "sessionId".',
   unknownSession: 'Diese Sitzung ist ungültig.',
   expiredSession: 'Diese Sitzung ist abgelaufen. Sitzungen müssen innerhalb von 5 Minuten verwendet werden.',
   usedSession: 'Diese Sitzung wurde bereits verwendet. Jeder Seitenaufruf braucht eine neue Sitzung.',

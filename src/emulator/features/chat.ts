@@ -62,11 +62,25 @@ import { httpError, jsonError, parseRequestJson, readBodyText } from '../http';
 import { setBounded, type ChatThread, type UserRef } from '../state';
 import { MAX_BODY_BYTES, findDeployment, parseDeploymentId, type WorldAgent, type WorldDeployment } from '../world';
 import { runAgent } from '../chat/agent';
-import { CHAT_FAULT_HEADER, INJECTED_STREAM_ERROR, injectedStatusBody, parseChatFaults, type ChatFaults } from '../chat/faults';
+import {
+  CHAT_FAULT_HEADER,
+  INJECTED_STREAM_ERROR,
+  injectedStatusBody,
+  parseChatFaults,
+  type ChatFaults,
+} from '../chat/faults';
 import { cutoffLine, emptyUsage, stateLine, suspendedLine, usageLine } from '../chat/lines';
 import { ThreadRuntime, type Run, type RunListener, type WireLine } from '../chat/runs';
 import { createLineWriter, type LineWriter } from '../chat/stream';
-import { identify, provisionFromSessionSettings, provisionFromToken, sameUser, tokenIdentity, tokenUserRef, type ChatUser } from '../chat/users';
+import {
+  identify,
+  provisionFromSessionSettings,
+  provisionFromToken,
+  sameUser,
+  tokenIdentity,
+  tokenUserRef,
+  type ChatUser,
+} from '../chat/users';
 
 export { CHAT_FAULT_HEADER } from '../chat/faults';
 
@@ -84,12 +98,13 @@ interface ChatFeatureState {
 }
 
 /** Where a request points: the agent form or the deployment form of the path. */
-type Target = { form: 'agent'; agent: WorldAgent; deployment: WorldDeployment } | { form: 'deployment'; agent: WorldAgent | undefined; deployment: WorldDeployment };
+type Target =
+  | { form: 'agent'; agent: WorldAgent; deployment: WorldDeployment }
+  | { form: 'deployment'; agent: WorldAgent | undefined; deployment: WorldDeployment };
 
 /** Who is calling, once the credential is verified. */
 type Caller =
-  | { kind: 'apiKey' }
-  | { kind: 'token'; claims: Readonly<Record<string, unknown>>; externalId: string; email?: string };
+  { kind: 'apiKey' } | { kind: 'token'; claims: Readonly<Record<string, unknown>>; externalId: string; email?: string };
 
 /**
  * The JSON-RPC error object in an HTTP 200, thrown: how chat reports an authentication failure
@@ -111,7 +126,10 @@ export const chatFeature: EmulatorFeature = {
   basePath: '/api/v1/public',
   create(context: EmulatorContext) {
     const { world, state, clock, options } = context;
-    const shared = state.featureState<ChatFeatureState>(CHAT_STATE, () => ({ runtimes: new Map(), attempts: new Map() }));
+    const shared = state.featureState<ChatFeatureState>(CHAT_STATE, () => ({
+      runtimes: new Map(),
+      attempts: new Map(),
+    }));
     const app = new Hono<EmulatorEnv>();
 
     function runtimeOf(thread: ChatThread): ThreadRuntime {
@@ -140,7 +158,11 @@ export const chatFeature: EmulatorFeature = {
       const deployment = deploymentId === undefined ? undefined : findDeployment(world, deploymentId);
       if (!deployment) throw httpError(404, `Deployment "${c.req.param('deploymentId') ?? ''}" not found`);
       // The deployment form talks to the deployment's agent (the first one, as the service's default).
-      return { form: 'deployment', agent: world.agents.find((candidate) => candidate.deploymentId === deployment.id), deployment };
+      return {
+        form: 'deployment',
+        agent: world.agents.find((candidate) => candidate.deploymentId === deployment.id),
+        deployment,
+      };
     }
 
     /** Verifies the credential; throws the JSON-RPC error (in a 200) or a 403. */
@@ -156,7 +178,10 @@ export const chatFeature: EmulatorFeature = {
           const apiKey = state.apiKeys.get(credential.key);
           if (!apiKey) throw rpcAuthFailure('Invalid API key');
           if (apiKey.role !== 'admin') {
-            throw httpError(403, 'Chat with an API key provisions users from sessionSettings: it needs an admin API key');
+            throw httpError(
+              403,
+              'Chat with an API key provisions users from sessionSettings: it needs an admin API key',
+            );
           }
           if (!keyAllowsDeployment(apiKey, target.deployment.id)) {
             throw httpError(403, `API key is not authorized for deployment ${target.deployment.id}`);
@@ -165,13 +190,20 @@ export const chatFeature: EmulatorFeature = {
         }
         case 'token': {
           if (!target.deployment.chatTokenAuth) {
-            throw rpcAuthFailure(`Deployment token authentication is not enabled for deployment ${target.deployment.id}`);
+            throw rpcAuthFailure(
+              `Deployment token authentication is not enabled for deployment ${target.deployment.id}`,
+            );
           }
           const claims = await verifyDeploymentToken(context, target.deployment.id, credential.token);
           if (!claims) throw rpcAuthFailure(`Invalid token for deployment ${target.deployment.id}`);
           const identity = tokenIdentity(claims);
           if (!identity.ok) throw rpcAuthFailure(`Invalid token: ${identity.reason}`);
-          return { kind: 'token', claims, externalId: identity.externalId, ...(identity.email === undefined ? {} : { email: identity.email }) };
+          return {
+            kind: 'token',
+            claims,
+            externalId: identity.externalId,
+            ...(identity.email === undefined ? {} : { email: identity.email }),
+          };
         }
       }
     }
@@ -208,7 +240,8 @@ export const chatFeature: EmulatorFeature = {
     /** Delay and status faults: before anything else is looked at. */
     async function applyEarlyFaults(faults: ChatFaults): Promise<void> {
       if (faults.delayMs !== undefined) await sleep(faults.delayMs);
-      if (faults.status !== undefined) throw jsonError(faults.status as ContentfulStatusCode, injectedStatusBody(faults.status));
+      if (faults.status !== undefined)
+        throw jsonError(faults.status as ContentfulStatusCode, injectedStatusBody(faults.status));
     }
 
     /** The thread `chatId` of `agent`; 404 when there is none (7). */
@@ -237,7 +270,11 @@ export const chatFeature: EmulatorFeature = {
      * A listener that writes to `writer` and applies the response's stream faults after each line.
      * `run` is the run the response follows (suspend and hold act on it).
      */
-    function responseListener(writer: LineWriter, faults: ChatFaults, runOf: () => Run | undefined): RunListener & { readonly closed: boolean; send(line: WireLine): void } {
+    function responseListener(
+      writer: LineWriter,
+      faults: ChatFaults,
+      runOf: () => Run | undefined,
+    ): RunListener & { readonly closed: boolean; send(line: WireLine): void } {
       function afterLine(): void {
         const written = writer.count;
         const run = runOf();
@@ -277,7 +314,13 @@ export const chatFeature: EmulatorFeature = {
     }
 
     /** Streams `run` to a new response: `__cutoff__`, then the run (replayed from its start, then live). */
-    function followRun(c: Context<EmulatorEnv>, faults: ChatFaults, runtime: ThreadRuntime, run: Run, isStreaming: boolean): Response {
+    function followRun(
+      c: Context<EmulatorEnv>,
+      faults: ChatFaults,
+      runtime: ThreadRuntime,
+      run: Run,
+      isStreaming: boolean,
+    ): Response {
       const writer = createLineWriter({ outgoing: outgoingOf(c) });
       const listener = responseListener(writer, faults, () => run);
       listener.send(cutoffLine(runtime.record.chatId, isStreaming));
@@ -334,7 +377,8 @@ export const chatFeature: EmulatorFeature = {
       const pace = paceOf(c);
 
       let user: ChatUser;
-      if (caller.kind === 'apiKey') user = provisionFromSessionSettings(context, request.sessionSettings as SessionSettings);
+      if (caller.kind === 'apiKey')
+        user = provisionFromSessionSettings(context, request.sessionSettings as SessionSettings);
       else user = provisionFromToken(context, caller.claims, caller.externalId, caller.email);
 
       let runtime: ThreadRuntime | undefined;
@@ -345,7 +389,8 @@ export const chatFeature: EmulatorFeature = {
       }
 
       if (request.input === undefined) {
-        if (!runtime) throw httpError(400, 'input: required to start a chat (send chatId without input to read a thread)');
+        if (!runtime)
+          throw httpError(400, 'input: required to start a chat (send chatId without input to read a thread)');
         return readThread(c, faults, runtime);
       }
 
@@ -400,7 +445,11 @@ export const chatFeature: EmulatorFeature = {
       const value = body.value;
       if (!isRecord(value)) throw httpError(400, 'Invalid abort request: body must be a JSON object {"chatId": "..."}');
       const { chatId, sessionSettings } = value;
-      if (typeof chatId !== 'string' || chatId === '') throw httpError(400, 'Invalid abort request: chatId: required, the chat id of an active or recently completed chat');
+      if (typeof chatId !== 'string' || chatId === '')
+        throw httpError(
+          400,
+          'Invalid abort request: chatId: required, the chat id of an active or recently completed chat',
+        );
       if (caller.kind === 'apiKey' && sessionSettings !== undefined) {
         const problems = sessionSettingsProblems(sessionSettings);
         if (problems.length > 0) throw httpError(400, `Invalid abort request: ${problems.join('; ')}`);
@@ -408,7 +457,8 @@ export const chatFeature: EmulatorFeature = {
       const thread = findThread(chatId, agent);
       if (caller.kind === 'token') assertOwner(thread, tokenUserRef(context, caller.externalId));
       // An admin key without sessionSettings acts for the account: it may stop any of its chats.
-      else if (sessionSettings !== undefined) assertOwner(thread, identify(context, sessionSettings as SessionSettings));
+      else if (sessionSettings !== undefined)
+        assertOwner(thread, identify(context, sessionSettings as SessionSettings));
       runtimeOf(thread).active?.abort();
       return c.body(null, 204);
     }

@@ -63,7 +63,9 @@ function unionOf(queries: readonly LoadQuery[], key: 'measures' | 'dimensions'):
 
 /** The granularity a data blending query pivots by: the one of each query's first time dimension. */
 function blendingGranularity(queries: readonly LoadQuery[]): string | undefined {
-  const granularities = new Set(queries.map((query) => query.timeDimensions?.[0]?.granularity).filter((value) => typeof value === 'string'));
+  const granularities = new Set(
+    queries.map((query) => query.timeDimensions?.[0]?.granularity).filter((value) => typeof value === 'string'),
+  );
   if (granularities.size > 1) throw userError('Data blending query granularities must match');
   return [...granularities][0];
 }
@@ -89,7 +91,13 @@ export const dataFeature: EmulatorFeature = {
       const header = c.req.header(SLOW_QUERY_HEADER);
       const wanted = header === undefined ? 0 : Number.parseInt(header, 10);
       if (!Number.isFinite(wanted) || wanted <= 0) return false;
-      const key = JSON.stringify([c.req.method, c.req.path, new URL(c.req.url).search, c.req.header('authorization'), body]);
+      const key = JSON.stringify([
+        c.req.method,
+        c.req.path,
+        new URL(c.req.url).search,
+        c.req.header('authorization'),
+        body,
+      ]);
       const given = slowAttempts.get(key) ?? 0;
       if (given < wanted) {
         setBounded(slowAttempts, key, given + 1);
@@ -101,7 +109,8 @@ export const dataFeature: EmulatorFeature = {
 
     app.use('/:deploymentId/*', async (c, next) => {
       const id = parseDeploymentId(c.req.param('deploymentId'));
-      if (id === undefined || !findDeployment(context.world, id)) throw httpError(404, `Deployment ${c.req.param('deploymentId')} not found`);
+      if (id === undefined || !findDeployment(context.world, id))
+        throw httpError(404, `Deployment ${c.req.param('deploymentId')} not found`);
       await next();
     });
     app.use('/:deploymentId/*', requireDataToken(context, deploymentIdOf));
@@ -111,7 +120,10 @@ export const dataFeature: EmulatorFeature = {
     app.post('/:deploymentId/v1/cubesql', async (c) => {
       const body = await readDataBody(c);
       const query = body['query'];
-      if (typeof query !== 'string' || query.trim() === '') throw userError('query must be a SQL string, e.g. "SELECT status, MEASURE(orders.count) FROM orders GROUP BY 1"');
+      if (typeof query !== 'string' || query.trim() === '')
+        throw userError(
+          'query must be a SQL string, e.g. "SELECT status, MEASURE(orders.count) FROM orders GROUP BY 1"',
+        );
       const timezone = body['timezone'];
       if (timezone !== undefined && (typeof timezone !== 'string' || !isValidTimeZone(timezone))) {
         throw userError(`Unknown timezone ${JSON.stringify(timezone)}: use an IANA name such as "Europe/Berlin"`);
@@ -163,7 +175,9 @@ export const dataFeature: EmulatorFeature = {
      */
     async function load(c: Context<EmulatorEnv>, query: unknown, multi: boolean, identity: string): Promise<Response> {
       if (Array.isArray(query) && !multi) {
-        throw userError("'blendingQuery' query type is not supported by the client: send queryType: \"multi\" with an array of queries");
+        throw userError(
+          '\'blendingQuery\' query type is not supported by the client: send queryType: "multi" with an array of queries',
+        );
       }
       if (stillWaiting(c, identity)) return jsonResponse(200, { error: CONTINUE_WAIT });
       await context.data.ready;
@@ -197,7 +211,15 @@ export const dataFeature: EmulatorFeature = {
         dimensions: unionOf(queries, 'dimensions'),
         ...(granularity === undefined
           ? {}
-          : { timeDimensions: [{ dimension: 'time', granularity, ...(first?.dateRange === undefined ? {} : { dateRange: first.dateRange }) }] }),
+          : {
+              timeDimensions: [
+                {
+                  dimension: 'time',
+                  granularity,
+                  ...(first?.dateRange === undefined ? {} : { dateRange: first.dateRange }),
+                },
+              ],
+            }),
         queryType: 'blendingQuery',
       };
       const answer: MultiLoadResponse = { queryType: 'blendingQuery', results, pivotQuery, slowQuery: false };

@@ -142,7 +142,9 @@ function appWorkbooks(context: EmulatorContext, deploymentId: number): PageWorkb
       dashboard: record ? pageDashboard(record, workbook.name) : null,
     });
   }
-  return workbooks.sort((a, b) => a.folderPath.join('/').localeCompare(b.folderPath.join('/')) || a.name.localeCompare(b.name));
+  return workbooks.sort(
+    (a, b) => a.folderPath.join('/').localeCompare(b.folderPath.join('/')) || a.name.localeCompare(b.name),
+  );
 }
 
 /**
@@ -150,7 +152,10 @@ function appWorkbooks(context: EmulatorContext, deploymentId: number): PageWorkb
  * token for the viewer. The exchange token already names an external viewer (`externalId`,
  * `scope` with `chat`); an internal viewer gets a token naming them by `sub`.
  */
-async function pageChat(context: EmulatorContext, exchange: Extract<EmbedSessionExchange, { ok: true }>): Promise<PageChat | null> {
+async function pageChat(
+  context: EmulatorContext,
+  exchange: Extract<EmbedSessionExchange, { ok: true }>,
+): Promise<PageChat | null> {
   const { session, user } = exchange;
   const agent = context.world.agents.find((candidate) => candidate.deploymentId === session.deploymentId);
   const deployment = findDeployment(context.world, session.deploymentId);
@@ -217,7 +222,10 @@ export const embedPagesFeature: EmulatorFeature = {
         );
       const fail = (failure: PageFailure, defaultLocale: string = tenantLocale): Response => {
         const english = format(stringsFor('en-US')[failure.key], failure.values ?? {});
-        const display = format(stringsFor(resolveLocale(localeParameter ?? defaultLocale))[failure.key], failure.values ?? {});
+        const display = format(
+          stringsFor(resolveLocale(localeParameter ?? defaultLocale))[failure.key],
+          failure.values ?? {},
+        );
         const config: EmbedPageConfig = {
           surface: target.surface,
           error: { message: english, display, context: failure.context, name: failure.name },
@@ -242,7 +250,12 @@ export const embedPagesFeature: EmulatorFeature = {
       }
       const exchange = await exchangeEmbedSession(context, sessionId.trim());
       if (!exchange.ok) {
-        return fail({ status: 401, key: SESSION_FAILURES[exchange.reason], name: 'EmbedSessionError', context: 'embed-auth' });
+        return fail({
+          status: 401,
+          key: SESSION_FAILURES[exchange.reason],
+          name: 'EmbedSessionError',
+          context: 'embed-auth',
+        });
       }
       const { session, user } = exchange;
       const settings = session.settings ?? {};
@@ -252,10 +265,28 @@ export const embedPagesFeature: EmulatorFeature = {
       if (target.deploymentId !== undefined) {
         const id = parseDeploymentId(target.deploymentId);
         if (id === undefined || !findDeployment(context.world, id)) {
-          return fail({ status: 404, key: 'deploymentNotFound', values: { deploymentId: target.deploymentId }, name: 'NotFoundError', context: 'embed-load' }, defaultLocale);
+          return fail(
+            {
+              status: 404,
+              key: 'deploymentNotFound',
+              values: { deploymentId: target.deploymentId },
+              name: 'NotFoundError',
+              context: 'embed-load',
+            },
+            defaultLocale,
+          );
         }
         if (id !== session.deploymentId) {
-          return fail({ status: 403, key: 'wrongDeployment', values: { deploymentId: id }, name: 'ForbiddenError', context: 'embed-auth' }, defaultLocale);
+          return fail(
+            {
+              status: 403,
+              key: 'wrongDeployment',
+              values: { deploymentId: id },
+              name: 'ForbiddenError',
+              context: 'embed-auth',
+            },
+            defaultLocale,
+          );
         }
       }
       let dashboard: PageDashboard | undefined;
@@ -263,19 +294,48 @@ export const embedPagesFeature: EmulatorFeature = {
         const publicId = target.publicId ?? '';
         const record = context.state.dashboards.get(publicId);
         if (!record || record.status !== 'published') {
-          return fail({ status: 404, key: 'dashboardNotFound', values: { publicId }, name: 'NotFoundError', context: 'embed-load' }, defaultLocale);
+          return fail(
+            {
+              status: 404,
+              key: 'dashboardNotFound',
+              values: { publicId },
+              name: 'NotFoundError',
+              context: 'embed-load',
+            },
+            defaultLocale,
+          );
         }
         if (record.deploymentId !== session.deploymentId) {
-          return fail({ status: 403, key: 'wrongDeployment', values: { deploymentId: record.deploymentId }, name: 'ForbiddenError', context: 'embed-auth' }, defaultLocale);
+          return fail(
+            {
+              status: 403,
+              key: 'wrongDeployment',
+              values: { deploymentId: record.deploymentId },
+              name: 'ForbiddenError',
+              context: 'embed-auth',
+            },
+            defaultLocale,
+          );
         }
         if (!record.allowEmbed) {
-          return fail({ status: 403, key: 'dashboardNotEmbeddable', values: { publicId }, name: 'ForbiddenError', context: 'embed-load' }, defaultLocale);
+          return fail(
+            {
+              status: 403,
+              key: 'dashboardNotEmbeddable',
+              values: { publicId },
+              name: 'ForbiddenError',
+              context: 'embed-load',
+            },
+            defaultLocale,
+          );
         }
         dashboard = pageDashboard(record, context.state.workbooks.get(record.workbookId)?.name ?? publicId);
       }
 
       const showDashboardChat =
-        typeof settings.showDashboardChat === 'boolean' ? settings.showDashboardChat : (context.state.tenantFlags.get('showDashboardChat') ?? true);
+        typeof settings.showDashboardChat === 'boolean'
+          ? settings.showDashboardChat
+          : (context.state.tenantFlags.get('showDashboardChat') ?? true);
       const config: EmbedPageConfig = {
         surface: target.surface,
         embedTenant: session.embedTenantName,
@@ -300,9 +360,15 @@ export const embedPagesFeature: EmulatorFeature = {
     app.get('/dashboard/:publicId', (c) => servePage(c, { surface: 'dashboard', publicId: c.req.param('publicId') }));
     app.get('/chat', (c) => servePage(c, { surface: 'chat' }));
     app.get('/d/:deploymentId/app', (c) => servePage(c, { surface: 'app', deploymentId: c.req.param('deploymentId') }));
-    app.get('/d/:deploymentId/chat', (c) => servePage(c, { surface: 'chat', deploymentId: c.req.param('deploymentId') }));
+    app.get('/d/:deploymentId/chat', (c) =>
+      servePage(c, { surface: 'chat', deploymentId: c.req.param('deploymentId') }),
+    );
     app.get('/d/:deploymentId/dashboard/:publicId', (c) =>
-      servePage(c, { surface: 'dashboard', deploymentId: c.req.param('deploymentId'), publicId: c.req.param('publicId') }),
+      servePage(c, {
+        surface: 'dashboard',
+        deploymentId: c.req.param('deploymentId'),
+        publicId: c.req.param('publicId'),
+      }),
     );
     return app;
   },

@@ -127,7 +127,13 @@ import {
   type ReportRecord,
   type WorkbookRecord,
 } from '../state';
-import { MAX_MANAGEMENT_BODY_BYTES, findDeployment, parseDeploymentId, type WorldApiKey, type WorldDeployment } from '../world';
+import {
+  MAX_MANAGEMENT_BODY_BYTES,
+  findDeployment,
+  parseDeploymentId,
+  type WorldApiKey,
+  type WorldDeployment,
+} from '../world';
 
 // ---------------------------------------------------------------------------------------------
 // Pagination (the one home of the emulator's cursor lists)
@@ -205,7 +211,9 @@ function decodeCursor(tag: string, cursor: string): SortKey | undefined {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (!isRecord(value) || value['t'] !== tag || !Array.isArray(value['k'])) return undefined;
     const key = value['k'] as unknown[];
-    return key.every((part) => part === null || typeof part === 'string' || typeof part === 'number') ? (key as SortKey) : undefined;
+    return key.every((part) => part === null || typeof part === 'string' || typeof part === 'number')
+      ? (key as SortKey)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -214,7 +222,8 @@ function decodeCursor(tag: string, cursor: string): SortKey | undefined {
 /** Reads `first`: a whole number of 1 or more (400 otherwise), clamped to {@link MAX_PAGE_SIZE}. */
 export function parseFirst(first: string | undefined): number {
   if (first === undefined) return DEFAULT_PAGE_SIZE;
-  if (!/^\d+$/.test(first.trim()) || Number(first) < 1) throw httpError(400, `first: must be a whole number of 1 or more (got ${JSON.stringify(first)})`);
+  if (!/^\d+$/.test(first.trim()) || Number(first) < 1)
+    throw httpError(400, `first: must be a whole number of 1 or more (got ${JSON.stringify(first)})`);
   return Math.min(Number(first), MAX_PAGE_SIZE);
 }
 
@@ -226,18 +235,25 @@ export function paginate<T, W>(options: PaginateOptions<T, W>): ListBody<W> {
   const order = options.order ?? 'asc';
   const useCursors = options.cursors ?? true;
   const first = parseFirst(options.first);
-  const sorted = [...options.items].map((item) => ({ item, key: options.key(item) })).sort((a, b) => compareKeys(a.key, b.key, order));
+  const sorted = [...options.items]
+    .map((item) => ({ item, key: options.key(item) }))
+    .sort((a, b) => compareKeys(a.key, b.key, order));
   let start = 0;
   if (options.after !== undefined) {
     if (!useCursors) throw httpError(400, 'after: cursor paging is not available with this sort');
     const after = decodeCursor(options.tag, options.after);
-    if (!after) throw httpError(400, 'after: not a cursor of this list; pass pageInfo.endCursor of the previous page (same list, same sort)');
+    if (!after)
+      throw httpError(
+        400,
+        'after: not a cursor of this list; pass pageInfo.endCursor of the previous page (same list, same sort)',
+      );
     start = sorted.findIndex((entry) => compareKeys(entry.key, after, order) > 0);
     if (start === -1) start = sorted.length;
   }
   const page = sorted.slice(start, start + first);
   const items = page.map((entry) => options.toWire(entry.item));
-  const cursor = (entry: (typeof page)[number] | undefined) => (entry && useCursors ? encodeCursor(options.tag, entry.key) : null);
+  const cursor = (entry: (typeof page)[number] | undefined) =>
+    entry && useCursors ? encodeCursor(options.tag, entry.key) : null;
   return {
     items,
     pageInfo: {
@@ -284,11 +300,18 @@ function requireDeployment(context: EmulatorContext, c: Context<EmulatorEnv>): W
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, index) => deepEqual(item, b[index]))
+    );
   }
   if (!isRecord(a) || !isRecord(b)) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]));
+  return (
+    keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]))
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,7 +334,8 @@ function actorOf(context: EmulatorContext, c: Context<EmulatorEnv>): Actor {
   return { userId: key.userId, full: role === 'admin', creator: role === 'admin' || role === 'editor' };
 }
 
-const canEditWorkbook = (actor: Actor, workbook: WorkbookRecord) => actor.full || (actor.creator && workbook.createdBy === actor.userId);
+const canEditWorkbook = (actor: Actor, workbook: WorkbookRecord) =>
+  actor.full || (actor.creator && workbook.createdBy === actor.userId);
 const canManageWorkbook = canEditWorkbook;
 const canEditFolder = (actor: Actor) => actor.full || actor.creator;
 
@@ -322,7 +346,7 @@ const canEditFolder = (actor: Actor) => actor.full || actor.creator;
 function folderPath(context: EmulatorContext, folderId: number | null): FolderPathEntry[] {
   const path: FolderPathEntry[] = [];
   const seen = new Set<number>();
-  for (let id = folderId; id !== null && !seen.has(id); ) {
+  for (let id = folderId; id !== null && !seen.has(id);) {
     seen.add(id);
     const folder = context.state.folders.get(id);
     if (!folder) break;
@@ -352,7 +376,8 @@ function dashboardWire(dashboard: DashboardRecord): Dashboard {
 
 /** The Workbook (2.1) of a stored record. */
 export function workbookWire(context: EmulatorContext, record: WorkbookRecord): Workbook {
-  const dashboard = record.dashboardPublicId === null ? undefined : context.state.dashboards.get(record.dashboardPublicId);
+  const dashboard =
+    record.dashboardPublicId === null ? undefined : context.state.dashboards.get(record.dashboardPublicId);
   const owner = context.state.internalUsers.get(record.createdBy);
   const draft = record.meta['dashboardDraft'];
   return {
@@ -378,7 +403,14 @@ export function workbookWire(context: EmulatorContext, record: WorkbookRecord): 
 }
 
 function folderWire(folder: Folder) {
-  return { id: folder.id, deploymentId: folder.deploymentId, name: folder.name, parentId: folder.parentId, type: 'FOLDER' as const, createdAt: iso(folder.createdAt) };
+  return {
+    id: folder.id,
+    deploymentId: folder.deploymentId,
+    name: folder.name,
+    parentId: folder.parentId,
+    type: 'FOLDER' as const,
+    createdAt: iso(folder.createdAt),
+  };
 }
 
 function reportWire(report: ReportRecord) {
@@ -457,7 +489,8 @@ export function clearUpsertConflicts(context: EmulatorContext): void {
 }
 
 function findBySlug(context: EmulatorContext, deploymentId: number, slug: string): WorkbookRecord | undefined {
-  for (const workbook of context.state.workbooks.values()) if (workbook.deploymentId === deploymentId && workbook.slug === slug) return workbook;
+  for (const workbook of context.state.workbooks.values())
+    if (workbook.deploymentId === deploymentId && workbook.slug === slug) return workbook;
   return undefined;
 }
 
@@ -522,7 +555,12 @@ export function setUpsertGapHook(context: EmulatorContext, hook: UpsertGapHook |
  * The gap between decision and apply: a real turn of the event loop (other requests run here),
  * the gap hook if one is installed, then any injected concurrent writer for the slug.
  */
-async function betweenDecideAndApply(context: EmulatorContext, deploymentId: number, slug: string, branch: UpsertGapInfo['branch']): Promise<void> {
+async function betweenDecideAndApply(
+  context: EmulatorContext,
+  deploymentId: number,
+  slug: string,
+  branch: UpsertGapInfo['branch'],
+): Promise<void> {
   await new Promise<void>((resolve) => setTimeout(resolve, 0));
   await gapHook(context).current?.({ deploymentId, slug, branch });
   const conflicts = pendingConflicts(context);
@@ -547,8 +585,10 @@ async function upsertWorkbook(context: EmulatorContext, c: Context<EmulatorEnv>)
   // Decide the branch and check access for it (3: "decision made and access-checked before applying").
   const decided = findBySlug(context, deployment.id, slug);
   if (decided) {
-    if (!canEditWorkbook(actor, decided)) throw httpError(403, `No edit access to workbook ${decided.id} (slug "${slug}")`);
-    if (input.folderId !== undefined && !canManageWorkbook(actor, decided)) throw httpError(403, `Moving workbook ${decided.id} needs manage access to it`);
+    if (!canEditWorkbook(actor, decided))
+      throw httpError(403, `No edit access to workbook ${decided.id} (slug "${slug}")`);
+    if (input.folderId !== undefined && !canManageWorkbook(actor, decided))
+      throw httpError(403, `Moving workbook ${decided.id} needs manage access to it`);
   } else if (!actor.creator) {
     throw httpError(403, 'Creating a workbook needs the AI BI User role or higher');
   }
@@ -610,12 +650,18 @@ async function controlUpsertConflicts(context: EmulatorContext, c: Context<Emula
   const deploymentId = isRecord(body) ? body['deploymentId'] : undefined;
   const slug = isRecord(body) ? body['slug'] : undefined;
   const times = isRecord(body) ? (body['times'] ?? 1) : undefined;
-  if (typeof deploymentId !== 'number' || !Number.isInteger(deploymentId)) problems.push('deploymentId: must be a whole number');
+  if (typeof deploymentId !== 'number' || !Number.isInteger(deploymentId))
+    problems.push('deploymentId: must be a whole number');
   const slugResult = validateSlug(slug);
   if (!slugResult.ok) problems.push(...slugResult.problems);
-  if (typeof times !== 'number' || !Number.isInteger(times) || times < 0) problems.push('times: must be a whole number of 0 or more (default 1)');
+  if (typeof times !== 'number' || !Number.isInteger(times) || times < 0)
+    problems.push('times: must be a whole number of 0 or more (default 1)');
   if (problems.length > 0 || !slugResult.ok) throw jsonError(400, { error: problems.join('; '), problems });
-  const pending = injectUpsertConflict(context, { deploymentId: deploymentId as number, slug: slugResult.value, times: times as number });
+  const pending = injectUpsertConflict(context, {
+    deploymentId: deploymentId as number,
+    slug: slugResult.value,
+    times: times as number,
+  });
   return jsonResponse(200, { deploymentId, slug: slugResult.value, pending });
 }
 
@@ -641,7 +687,11 @@ function embedAccessState(context: EmulatorContext): Map<number, WorkbookEmbedAc
  * The effective embed access of an embed tenant to a workbook: the tenant's own entry, else the
  * all-embed-users entry, else `none`. For the embed pages (which workbooks a creator-mode app lists).
  */
-export function embedAccessFor(context: EmulatorContext, workbookId: number, embedTenantName: string): EmbedAccessAction {
+export function embedAccessFor(
+  context: EmulatorContext,
+  workbookId: number,
+  embedTenantName: string,
+): EmbedAccessAction {
   const access = embedAccessState(context).get(workbookId);
   return access?.embedTenants.get(embedTenantName) ?? access?.allEmbedUsers ?? 'none';
 }
@@ -657,10 +707,15 @@ function embedAccessWire(context: EmulatorContext, workbookId: number) {
   };
 }
 
-function requireWorkbook(context: EmulatorContext, c: Context<EmulatorEnv>, deployment: WorldDeployment): WorkbookRecord {
+function requireWorkbook(
+  context: EmulatorContext,
+  c: Context<EmulatorEnv>,
+  deployment: WorldDeployment,
+): WorkbookRecord {
   const id = parseId(c.req.param('workbookId'));
   const workbook = id === undefined ? undefined : context.state.workbooks.get(id);
-  if (!workbook || workbook.deploymentId !== deployment.id) throw httpError(404, `Workbook ${c.req.param('workbookId') ?? ''} not found in deployment ${deployment.id}`);
+  if (!workbook || workbook.deploymentId !== deployment.id)
+    throw httpError(404, `Workbook ${c.req.param('workbookId') ?? ''} not found in deployment ${deployment.id}`);
   return workbook;
 }
 
@@ -674,11 +729,14 @@ async function putEmbedAccess(context: EmulatorContext, c: Context<EmulatorEnv>)
   if (!isRecord(body)) problems.push('body: must be an object { action: "read" | "none", embedTenantName? }');
   else {
     if (action !== 'read' && action !== 'none') problems.push('action: must be "read" or "none"');
-    if (tenantName !== undefined && tenantName !== null && typeof tenantName !== 'string') problems.push('embedTenantName: must be a string, or null for all embed users');
-    if (typeof tenantName === 'string' && !context.state.embedTenants.has(tenantName)) problems.push(`embedTenantName: embed tenant "${tenantName}" does not exist`);
+    if (tenantName !== undefined && tenantName !== null && typeof tenantName !== 'string')
+      problems.push('embedTenantName: must be a string, or null for all embed users');
+    if (typeof tenantName === 'string' && !context.state.embedTenants.has(tenantName))
+      problems.push(`embedTenantName: embed tenant "${tenantName}" does not exist`);
   }
   if (problems.length > 0) throw jsonError(400, { error: problems.join('; '), problems });
-  if (!canManageWorkbook(actorOf(context, c), workbook)) throw httpError(403, `Changing embed access of workbook ${workbook.id} needs manage access to it`);
+  if (!canManageWorkbook(actorOf(context, c), workbook))
+    throw httpError(403, `Changing embed access of workbook ${workbook.id} needs manage access to it`);
   const all = embedAccessState(context);
   const access = all.get(workbook.id) ?? { allEmbedUsers: 'none', embedTenants: new Map() };
   if (typeof tenantName === 'string') access.embedTenants.set(tenantName, action as EmbedAccessAction);
@@ -723,8 +781,10 @@ function memberOf(context: EmulatorContext, tenant: EmbedTenant, source: Record<
   const hasExternal = externalId !== undefined;
   const hasUserId = embedUserId !== undefined;
   if (hasExternal === hasUserId) throw httpError(400, 'Give exactly one of externalId and embedUserId');
-  if (hasExternal && (typeof externalId !== 'string' || externalId.trim() === '')) throw httpError(400, 'externalId: must be a non-empty string');
-  if (hasUserId && (typeof embedUserId !== 'number' || !Number.isInteger(embedUserId))) throw httpError(400, 'embedUserId: must be a whole number, the id of an embed user');
+  if (hasExternal && (typeof externalId !== 'string' || externalId.trim() === ''))
+    throw httpError(400, 'externalId: must be a non-empty string');
+  if (hasUserId && (typeof embedUserId !== 'number' || !Number.isInteger(embedUserId)))
+    throw httpError(400, 'embedUserId: must be a whole number, the id of an embed user');
   const users = tenantUsers(context, tenant);
   const user = hasExternal
     ? users.find((candidate) => candidate.externalId === normalizeExternalId(externalId as string))
@@ -738,13 +798,18 @@ function memberOf(context: EmulatorContext, tenant: EmbedTenant, source: Record<
 
 function readGroupBody(body: unknown, options: { create: boolean }): { name?: string; description?: string | null } {
   const problems: string[] = [];
-  if (!isRecord(body)) throw jsonError(400, { error: 'body: must be an object { name, description? }', problems: ['body: must be an object { name, description? }'] });
+  if (!isRecord(body))
+    throw jsonError(400, {
+      error: 'body: must be an object { name, description? }',
+      problems: ['body: must be an object { name, description? }'],
+    });
   const name = body['name'];
   const description = body['description'];
   if (options.create || name !== undefined) {
     if (typeof name !== 'string' || name.trim() === '') problems.push('name: must be a non-empty string');
   }
-  if (description !== undefined && description !== null && typeof description !== 'string') problems.push('description: must be a string or null');
+  if (description !== undefined && description !== null && typeof description !== 'string')
+    problems.push('description: must be a string or null');
   if (problems.length > 0) throw jsonError(400, { error: problems.join('; '), problems });
   return {
     ...(typeof name === 'string' ? { name: name.trim() } : {}),
@@ -840,7 +905,8 @@ export const managementFeature: EmulatorFeature = {
       }
       const folderParam = c.req.query('folderId');
       const folderId = folderParam === undefined ? undefined : parseId(folderParam);
-      if (folderParam !== undefined && folderId === undefined) throw httpError(400, 'folderId: must be a folder id (a whole number)');
+      if (folderParam !== undefined && folderId === undefined)
+        throw httpError(400, 'folderId: must be a folder id (a whole number)');
       const search = c.req.query('search')?.trim().toLowerCase();
       const externalWorkbookId = c.req.query('externalWorkbookId');
       const items = [...context.state.reports.values()].filter(
@@ -881,7 +947,11 @@ export const managementFeature: EmulatorFeature = {
       assertDeploymentAllowed(c, dashboard.deploymentId);
       const body = await readJson(c, MAX_MANAGEMENT_BODY_BYTES);
       const allowEmbed = isRecord(body) ? body['allowEmbed'] : undefined;
-      if (typeof allowEmbed !== 'boolean') throw httpError(400, 'allowEmbed: is required, true to enable signed embedding of the dashboard or false to disable it');
+      if (typeof allowEmbed !== 'boolean')
+        throw httpError(
+          400,
+          'allowEmbed: is required, true to enable signed embedding of the dashboard or false to disable it',
+        );
       dashboard.allowEmbed = allowEmbed;
       return jsonResponse(200, dashboardWire(dashboard));
     });
@@ -911,7 +981,8 @@ export const managementFeature: EmulatorFeature = {
 
     app.delete(`${tenants}/:embedTenantName`, embedAdmin, (c) => {
       const tenant = requireTenant(context, c);
-      for (const [key, user] of context.state.externalUsers) if (user.embedTenantName === tenant.name) context.state.externalUsers.delete(key);
+      for (const [key, user] of context.state.externalUsers)
+        if (user.embedTenantName === tenant.name) context.state.externalUsers.delete(key);
       for (const access of embedAccessState(context).values()) access.embedTenants.delete(tenant.name);
       context.state.embedTenants.delete(tenant.name);
       return new Response(null, { status: 204 });
@@ -951,7 +1022,8 @@ export const managementFeature: EmulatorFeature = {
       const tenant = requireTenant(context, c);
       const input = readGroupBody(await readJson(c, MAX_MANAGEMENT_BODY_BYTES), { create: true });
       const name = input.name!;
-      if (tenant.groups.has(name)) throw httpError(409, `Group "${name}" already exists in embed tenant "${tenant.name}"`);
+      if (tenant.groups.has(name))
+        throw httpError(409, `Group "${name}" already exists in embed tenant "${tenant.name}"`);
       const group: Group = { id: context.state.nextId('group'), name, description: input.description ?? undefined };
       tenant.groups.set(name, group);
       return jsonResponse(201, groupWire(context, tenant, group));
@@ -967,7 +1039,8 @@ export const managementFeature: EmulatorFeature = {
       const group = requireGroup(context, c, tenant);
       const input = readGroupBody(await readJson(c, MAX_MANAGEMENT_BODY_BYTES), { create: false });
       if (input.name !== undefined && input.name !== group.name) {
-        if (tenant.groups.has(input.name)) throw httpError(409, `Group "${input.name}" already exists in embed tenant "${tenant.name}"`);
+        if (tenant.groups.has(input.name))
+          throw httpError(409, `Group "${input.name}" already exists in embed tenant "${tenant.name}"`);
         for (const user of tenantUsers(context, tenant)) {
           if (user.groups.delete(group.name)) user.groups.add(input.name);
         }

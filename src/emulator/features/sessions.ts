@@ -201,9 +201,16 @@ export async function exchangeEmbedSession(context: EmulatorContext, sessionId: 
   const now = context.clock.now();
   const session = state.embedSessions.get(sessionId);
   if (!session) return { ok: false, reason: 'unknown', message: 'Unknown embed session' };
-  if (session.revokedAt !== undefined) return { ok: false, reason: 'revoked', message: 'This embed session was revoked' };
-  if (session.usedAt !== undefined) return { ok: false, reason: 'used', message: 'This embed session was already used: every page load needs a new session' };
-  if (now >= session.expiresAt) return { ok: false, reason: 'expired', message: 'This embed session expired: it must be used within 5 minutes' };
+  if (session.revokedAt !== undefined)
+    return { ok: false, reason: 'revoked', message: 'This embed session was revoked' };
+  if (session.usedAt !== undefined)
+    return {
+      ok: false,
+      reason: 'used',
+      message: 'This embed session was already used: every page load needs a new session',
+    };
+  if (now >= session.expiresAt)
+    return { ok: false, reason: 'expired', message: 'This embed session expired: it must be used within 5 minutes' };
   const user = describeEmbedViewer(context, session);
   if (!user) return { ok: false, reason: 'unknown', message: 'The user of this embed session no longer exists' };
   session.usedAt = now;
@@ -239,8 +246,10 @@ export function verifyEmbedToken(context: EmulatorContext, token: string): Embed
   const record = context.state.embedTokens.get(token);
   const session = record && context.state.embedSessions.get(record.sessionId);
   if (!record || !session) return { ok: false, reason: 'unknown', message: 'Unknown embed token' };
-  if (session.revokedAt !== undefined) return { ok: false, reason: 'revoked', message: 'The embed session of this token was revoked' };
-  if (context.clock.now() >= record.expiresAt) return { ok: false, reason: 'expired', message: 'The embed token expired (tokens last 24 hours)' };
+  if (session.revokedAt !== undefined)
+    return { ok: false, reason: 'revoked', message: 'The embed session of this token was revoked' };
+  if (context.clock.now() >= record.expiresAt)
+    return { ok: false, reason: 'expired', message: 'The embed token expired (tokens last 24 hours)' };
   const user = describeEmbedViewer(context, session);
   if (!user) return { ok: false, reason: 'unknown', message: 'The user of this embed token no longer exists' };
   return { ok: true, session, user, expiresAt: record.expiresAt };
@@ -280,7 +289,10 @@ function mergeProfile(saved: UserProfile, sent: UserProfile | undefined): UserPr
  * Checks every stateful rule for an external user, then applies the request in one synchronous
  * step. Throws (with nothing written) on the first failing rule category.
  */
-function provisionExternalUser(context: EmulatorContext, request: SessionRequest & { externalId: string }): { user: ExternalUser; tenantName: string } {
+function provisionExternalUser(
+  context: EmulatorContext,
+  request: SessionRequest & { externalId: string },
+): { user: ExternalUser; tenantName: string } {
   const { state } = context;
   const now = context.clock.now();
   const isAccountTenant = request.embedTenantName === undefined;
@@ -292,7 +304,8 @@ function provisionExternalUser(context: EmulatorContext, request: SessionRequest
   const attributeTypes = new Map<string, UserAttributeType>();
   const groupNames = new Set<string>();
   if (scoped) {
-    for (const definition of tenant?.attributeDefinitions.values() ?? []) attributeTypes.set(definition.name, definition.type);
+    for (const definition of tenant?.attributeDefinitions.values() ?? [])
+      attributeTypes.set(definition.name, definition.type);
     for (const name of tenant?.groups.keys() ?? []) groupNames.add(name);
   } else {
     for (const definition of state.userAttributes.values()) attributeTypes.set(definition.name, definition.type);
@@ -303,7 +316,8 @@ function provisionExternalUser(context: EmulatorContext, request: SessionRequest
   const typeChanges: string[] = [];
   for (const definition of request.userAttributeDefinitions ?? []) {
     const existing = attributeTypes.get(definition.name);
-    if (existing !== undefined && existing !== definition.type) typeChanges.push(attributeTypeChangeMessage(definition.name, existing, definition.type));
+    if (existing !== undefined && existing !== definition.type)
+      typeChanges.push(attributeTypeChangeMessage(definition.name, existing, definition.type));
   }
   if (typeChanges.length > 0) throw rejected(400, typeChanges[0]!, typeChanges);
   for (const definition of request.userAttributeDefinitions ?? []) attributeTypes.set(definition.name, definition.type);
@@ -318,7 +332,9 @@ function provisionExternalUser(context: EmulatorContext, request: SessionRequest
     if (type === undefined) {
       unknownAttributes.push(`userAttributes[${index}].name: "${attribute.name}" is not one of ${where} (${known})`);
     } else if (attribute.value !== null && !attributeValueMatchesType(attribute.value, type)) {
-      typeMismatches.push(`userAttributes[${index}].value: attribute "${attribute.name}" is of type ${type}; send a value of that type, or null to clear it`);
+      typeMismatches.push(
+        `userAttributes[${index}].value: attribute "${attribute.name}" is of type ${type}; send a value of that type, or null to clear it`,
+      );
     }
   });
   if (unknownAttributes.length > 0) throw rejected(400, USER_ATTRIBUTES_NOT_FOUND, unknownAttributes);
@@ -326,7 +342,9 @@ function provisionExternalUser(context: EmulatorContext, request: SessionRequest
   const missingGroups = [...new Set((request.groups ?? []).filter((name) => !groupNames.has(name)))];
   if (missingGroups.length > 0) {
     const message = groupsNotFoundMessage(missingGroups);
-    throw rejected(400, message, [`groups: ${message} (${scoped ? `groups of embed tenant "${tenantName}"` : 'account groups'}: ${[...groupNames].join(', ') || 'none'})`]);
+    throw rejected(400, message, [
+      `groups: ${message} (${scoped ? `groups of embed tenant "${tenantName}"` : 'account groups'}: ${[...groupNames].join(', ') || 'none'})`,
+    ]);
   }
   if (typeMismatches.length > 0) throw rejected(400, typeMismatches[0]!, typeMismatches);
 
@@ -345,12 +363,17 @@ function provisionExternalUser(context: EmulatorContext, request: SessionRequest
     state.embedTenants.set(tenantName, tenantRecord);
   }
   const profileName = request.embedTenantProfile?.displayName;
-  if (tenantRecord && profileName !== undefined && profileName !== tenantRecord.displayName) tenantRecord.displayName = profileName;
+  if (tenantRecord && profileName !== undefined && profileName !== tenantRecord.displayName)
+    tenantRecord.displayName = profileName;
   if (scoped && tenantRecord) {
     for (const definition of request.groupDefinitions ?? []) {
       const existing = tenantRecord.groups.get(definition.name);
       if (!existing) {
-        tenantRecord.groups.set(definition.name, { id: state.nextId('group'), name: definition.name, description: definition.description });
+        tenantRecord.groups.set(definition.name, {
+          id: state.nextId('group'),
+          name: definition.name,
+          description: definition.description,
+        });
       } else if (definition.description !== undefined && definition.description !== existing.description) {
         existing.description = definition.description;
       }
@@ -465,7 +488,8 @@ async function generateSession(context: EmulatorContext, c: Context<EmulatorEnv>
 async function revokeSession(context: EmulatorContext, c: Context<EmulatorEnv>): Promise<Response> {
   const body = await readJson(c);
   const sessionId = isRecord(body) ? body['sessionId'] : undefined;
-  if (typeof sessionId !== 'string') throw httpError(400, 'sessionId: is required, the sessionId returned by generate-session');
+  if (typeof sessionId !== 'string')
+    throw httpError(400, 'sessionId: is required, the sessionId returned by generate-session');
   const session = context.state.embedSessions.get(sessionId);
   if (session) {
     assertDeploymentAllowed(c, session.deploymentId);

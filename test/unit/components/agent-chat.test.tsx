@@ -8,7 +8,14 @@ import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { agentChatReducer, INITIAL_AGENT_CHAT_STATE } from '../../../src/core/agent-chat';
 import { createThreadStore, type ChatMessage } from '../../../src/core/thread-store';
-import { AgentChat, AgentChatProvider, ChatAnnouncer, ChatComposer, ChatMessageList, ChatToolCallView } from '../../../src/components/chat';
+import {
+  AgentChat,
+  AgentChatProvider,
+  ChatAnnouncer,
+  ChatComposer,
+  ChatMessageList,
+  ChatToolCallView,
+} from '../../../src/components/chat';
 import { ServiceProvider, type UseAgentChatResult } from '../../../src/react';
 
 /** A conversation snapshot holding `lines`, with no transport behind it. */
@@ -16,7 +23,15 @@ function conversation(lines: unknown[], status: UseAgentChatResult['status'] = '
   const store = createThreadStore();
   store.applyMany(lines);
   const reject = () => Promise.reject(new Error('not in this test'));
-  return { ...store.getSnapshot(), status, reconnect: undefined, send: vi.fn(reject), abort: vi.fn(() => Promise.resolve()), resume: vi.fn(reject), reset: vi.fn() };
+  return {
+    ...store.getSnapshot(),
+    status,
+    reconnect: undefined,
+    send: vi.fn(reject),
+    abort: vi.fn(() => Promise.resolve()),
+    resume: vi.fn(reject),
+    reset: vi.fn(),
+  };
 }
 
 const tool = (id: string, name: string, input: unknown, result?: unknown) => ({
@@ -31,7 +46,22 @@ const tool = (id: string, name: string, input: unknown, result?: unknown) => ({
 describe('chat parts', () => {
   it('serviceMeta lists views and members; a tool error is a card; an unknown tool is readable JSON', () => {
     const chat = conversation([
-      tool('m', 'serviceMeta', { searchQuery: 'revenue' }, { searchQuery: 'revenue', cubes: [{ name: 'orders', type: 'view', title: 'Orders', members: [{ name: 'orders.total', title: 'Total', type: 'number' }] }] }),
+      tool(
+        'm',
+        'serviceMeta',
+        { searchQuery: 'revenue' },
+        {
+          searchQuery: 'revenue',
+          cubes: [
+            {
+              name: 'orders',
+              type: 'view',
+              title: 'Orders',
+              members: [{ name: 'orders.total', title: 'Total', type: 'number' }],
+            },
+          ],
+        },
+      ),
       tool('e', 'serviceSqlApi', { sqlQuery: 'SELECT 1' }, { error: 'no such measure' }),
       tool('u', 'weatherTool', { city: 'Oslo' }, { temperature: 3 }),
     ]);
@@ -42,7 +72,9 @@ describe('chat parts', () => {
     );
     expect(screen.getByText('Searched the data model for “revenue”')).toBeTruthy();
     expect(screen.getByText('1 view, 1 member found')).toBeTruthy();
-    expect(container.querySelector('[data-tool="serviceSqlApi"][data-state="error"]')?.textContent).toMatch(/no such measure/);
+    expect(container.querySelector('[data-tool="serviceSqlApi"][data-state="error"]')?.textContent).toMatch(
+      /no such measure/,
+    );
     expect(screen.getByRole('group', { name: 'serviceSqlApi failed' })).toBeTruthy();
     const json = [...container.querySelectorAll('[data-tool="weatherTool"] pre')].map((pre) => pre.textContent);
     expect(json).toEqual([JSON.stringify({ city: 'Oslo' }, null, 2), JSON.stringify({ temperature: 3 }, null, 2)]);
@@ -59,7 +91,12 @@ describe('chat parts', () => {
         labels={{ log: 'Verlauf' }}
         components={{
           tools: { weatherTool: ({ call }) => <p>weather for {(call.input as { city: string }).city}</p> },
-          content: ({ message, final }) => <p>{final ? 'FINAL: ' : ''}{message.content}</p>,
+          content: ({ message, final }) => (
+            <p>
+              {final ? 'FINAL: ' : ''}
+              {message.content}
+            </p>
+          ),
         }}
       >
         <ChatMessageList />
@@ -115,7 +152,14 @@ describe('chat parts', () => {
 
   it('the announcer speaks a new final answer once, even when no running status was committed', () => {
     const asked = { id: 'u1', role: 'user', graphPath: [], content: 'Orders by status?', isDelta: false, sort: 1 };
-    const answer = (id: string, content: string, sort: number) => ({ id, role: 'assistant', graphPath: ['final'], content, isDelta: false, sort });
+    const answer = (id: string, content: string, sort: number) => ({
+      id,
+      role: 'assistant',
+      graphPath: ['final'],
+      content,
+      isDelta: false,
+      sort,
+    });
     // A reopened thread: its answer is there at mount and is not spoken.
     const view = (chat: UseAgentChatResult) => (
       <AgentChatProvider chat={chat}>
@@ -127,17 +171,37 @@ describe('chat parts', () => {
     const region = container.querySelector('[data-part="announcer"]')!;
     expect(region.textContent).toBe('');
     // One commit from the old answer straight to a new one (both `ready`): spoken.
-    rerender(view(conversation([asked, answer('a1', 'Old answer.', 2), { ...asked, id: 'u2', sort: 3 }, answer('a2', '12 orders are open.', 4)])));
+    rerender(
+      view(
+        conversation([
+          asked,
+          answer('a1', 'Old answer.', 2),
+          { ...asked, id: 'u2', sort: 3 },
+          answer('a2', '12 orders are open.', 4),
+        ]),
+      ),
+    );
     expect(region.textContent).toMatch(/12 orders are open\.$/);
     const spoken = region.textContent;
     // Re-rendered with the same answer: nothing new.
-    rerender(view(conversation([asked, answer('a1', 'Old answer.', 2), { ...asked, id: 'u2', sort: 3 }, answer('a2', '12 orders are open.', 4)])));
+    rerender(
+      view(
+        conversation([
+          asked,
+          answer('a1', 'Old answer.', 2),
+          { ...asked, id: 'u2', sort: 3 },
+          answer('a2', '12 orders are open.', 4),
+        ]),
+      ),
+    );
     expect(region.textContent).toBe(spoken);
   });
 
   it('a part outside AgentChat says where it belongs', () => {
     const message = { id: 'x', role: 'assistant' } as ChatMessage;
-    expect(() => render(<ChatToolCallView message={message} />)).toThrow(/`ChatToolCallView` must be used within <AgentChat>/);
+    expect(() => render(<ChatToolCallView message={message} />)).toThrow(
+      /`ChatToolCallView` must be used within <AgentChat>/,
+    );
   });
 
   it('renders on the server: the empty state, no request, no window', () => {

@@ -17,7 +17,8 @@ function declaredDefaults(root: string): [string, string][] {
   for (const item of readdirSync(root, { withFileTypes: true, recursive: true })) {
     if (!item.isFile() || !/\.tsx?$/.test(item.name)) continue;
     const path = join(item.parentPath, item.name);
-    for (const match of readFileSync(path, 'utf8').matchAll(/^export const (DEFAULT_[A-Z_\d]+)\b/gm)) found.push([match[1]!, path]);
+    for (const match of readFileSync(path, 'utf8').matchAll(/^export const (DEFAULT_[A-Z_\d]+)\b/gm))
+      found.push([match[1]!, path]);
   }
   return found;
 }
@@ -26,7 +27,15 @@ describe('the defaults of the components', () => {
   const declared = ROOTS.flatMap(declaredDefaults);
 
   it('finds the defaults it guards', () => {
-    expect(declared.map(([name]) => name)).toEqual(expect.arrayContaining(['DEFAULT_MARKDOWN_LABELS', 'DEFAULT_MARKDOWN_LIMITS', 'DEFAULT_MAX_TABLE_ROWS', 'DEFAULT_SQL_TOOL_LABELS', 'DEFAULT_AGENT_CHAT_LABELS']));
+    expect(declared.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        'DEFAULT_MARKDOWN_LABELS',
+        'DEFAULT_MARKDOWN_LIMITS',
+        'DEFAULT_MAX_TABLE_ROWS',
+        'DEFAULT_SQL_TOOL_LABELS',
+        'DEFAULT_AGENT_CHAT_LABELS',
+      ]),
+    );
   });
 
   it.each(declared)('%s is exported from @service/react as the value its module uses (%s)', async (name, path) => {

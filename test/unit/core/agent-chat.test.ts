@@ -5,12 +5,24 @@
  * and reload.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { agentChatReducer, createAgentChat, INITIAL_AGENT_CHAT_STATE, type AgentChat, type AgentChatStatus } from '../../../src/core/agent-chat';
+import {
+  agentChatReducer,
+  createAgentChat,
+  INITIAL_AGENT_CHAT_STATE,
+  type AgentChat,
+  type AgentChatStatus,
+} from '../../../src/core/agent-chat';
 import { createChatClient, type ChatClientOptions } from '../../../src/core/chat-client';
 import { ServiceHttpError, StreamingInProgressError, ServiceConfigError } from '../../../src/core/errors';
 import { createThreadStore } from '../../../src/core/thread-store';
 import { ADMIN_API_KEY, fetchWithFaultOnce, startEmulator, type RunningEmulator } from '../../../src/emulator';
-import { createReplayFetch, TRANSCRIPTS, type ReplayChunking, type ReplayFetchOptions, type TranscriptName } from '../../../src/testing';
+import {
+  createReplayFetch,
+  TRANSCRIPTS,
+  type ReplayChunking,
+  type ReplayFetchOptions,
+  type TranscriptName,
+} from '../../../src/testing';
 
 /** Every status the controller published, in order, without repeats. */
 function statuses(chat: AgentChat): AgentChatStatus[] {
@@ -23,9 +35,15 @@ function statuses(chat: AgentChat): AgentChatStatus[] {
 }
 
 describe('createAgentChat over recorded transcripts', () => {
-  const fakeChat = (name: TranscriptName, chunking: ReplayChunking, extra: Omit<ReplayFetchOptions, 'transcript'> = {}) => {
+  const fakeChat = (
+    name: TranscriptName,
+    chunking: ReplayChunking,
+    extra: Omit<ReplayFetchOptions, 'transcript'> = {},
+  ) => {
     const fake = createReplayFetch({ transcript: TRANSCRIPTS[name], chunking, ...extra });
-    const chat = createAgentChat({ client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }) });
+    const chat = createAgentChat({
+      client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }),
+    });
     return { chat, fake };
   };
 
@@ -55,7 +73,9 @@ describe('createAgentChat over recorded transcripts', () => {
     const done = chat.send('  Who are our top 10 customers?  ');
     const first = chat.getSnapshot();
     expect(first.status).toBe('submitted');
-    expect(first.messages).toEqual([expect.objectContaining({ role: 'user', content: 'Who are our top 10 customers?' })]);
+    expect(first.messages).toEqual([
+      expect.objectContaining({ role: 'user', content: 'Who are our top 10 customers?' }),
+    ]);
     await done;
     const user = chat.getSnapshot().messages.filter((message) => message.role === 'user');
     expect(user).toHaveLength(1);
@@ -85,8 +105,16 @@ describe('createAgentChat over recorded transcripts', () => {
 
   it('a 404 from the abort endpoint is the error, not swallowed; the local request is cut', async () => {
     const onError = vi.fn();
-    const fake = createReplayFetch({ transcript: TRANSCRIPTS['revenue-by-month'], chunking: 16, delayMs: 2, abortStatus: 404 });
-    const chat = createAgentChat({ client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }), onError });
+    const fake = createReplayFetch({
+      transcript: TRANSCRIPTS['revenue-by-month'],
+      chunking: 16,
+      delayMs: 2,
+      abortStatus: 404,
+    });
+    const chat = createAgentChat({
+      client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }),
+      onError,
+    });
     const done = chat.send('Show revenue by month in 2025');
     await vi.waitFor(() => expect(chat.getSnapshot().chatId).toBeDefined());
     await chat.abort();
@@ -143,7 +171,11 @@ describe('agentChatReducer', () => {
     expect(streaming.status).toBe('streaming');
     const reconnecting = agentChatReducer(streaming, { type: 'reconnect', event });
     expect(reconnecting).toEqual({ status: 'reconnecting', error: undefined, reconnect: event });
-    expect(agentChatReducer(reconnecting, { type: 'thread', status: 'streaming', error: undefined })).toEqual({ status: 'streaming', error: undefined, reconnect: undefined });
+    expect(agentChatReducer(reconnecting, { type: 'thread', status: 'streaming', error: undefined })).toEqual({
+      status: 'streaming',
+      error: undefined,
+      reconnect: undefined,
+    });
     expect(agentChatReducer(streaming, { type: 'thread', status: 'ready', error: undefined }).status).toBe('ready');
   });
 
@@ -188,7 +220,12 @@ describe('createAgentChat against the emulator', () => {
   it('abort calls the abort endpoint: the agent stops, the answer ends aborted, no final answer', async () => {
     const onFinish = vi.fn();
     const chat = createAgentChat({
-      client: createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: alice, fetch: fetchWithFaultOnce('hold-after=5') }),
+      client: createChatClient({
+        url: emulator.aiUrl,
+        auth: { apiKey: ADMIN_API_KEY },
+        sessionSettings: alice,
+        fetch: fetchWithFaultOnce('hold-after=5'),
+      }),
       onFinish,
     });
     const done = chat.send('revenue by region');
@@ -208,9 +245,18 @@ describe('createAgentChat against the emulator', () => {
     expect(chat.getSnapshot().status).toBe('aborted');
   });
 
-  it('a 403 from the abort endpoint (not the caller\'s thread) surfaces as the error', async () => {
-    const owner = createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: alice, fetch: fetchWithFaultOnce('hold-after=4') });
-    const mallory = createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: { externalId: 'mallory@partner.test' } });
+  it("a 403 from the abort endpoint (not the caller's thread) surfaces as the error", async () => {
+    const owner = createChatClient({
+      url: emulator.aiUrl,
+      auth: { apiKey: ADMIN_API_KEY },
+      sessionSettings: alice,
+      fetch: fetchWithFaultOnce('hold-after=4'),
+    });
+    const mallory = createChatClient({
+      url: emulator.aiUrl,
+      auth: { apiKey: ADMIN_API_KEY },
+      sessionSettings: { externalId: 'mallory@partner.test' },
+    });
     const chat = createAgentChat({ client: { stream: owner.stream, abort: mallory.abort } });
     const done = chat.send('orders by status');
     await vi.waitFor(() => expect(chat.getSnapshot().chatId).toBeDefined());
@@ -233,7 +279,9 @@ describe('createAgentChat against the emulator', () => {
     // The same thread as a fresh read of it shows.
     const reader = makeChat({}, chat.getSnapshot().chatId);
     await reader.resume();
-    expect(reader.getSnapshot().messages.map((message) => [message.id, message.content])).toEqual(messages.map((message) => [message.id, message.content]));
+    expect(reader.getSnapshot().messages.map((message) => [message.id, message.content])).toEqual(
+      messages.map((message) => [message.id, message.content]),
+    );
   });
 
   it('a page reloaded mid-answer continues it from the stored chatId', async () => {

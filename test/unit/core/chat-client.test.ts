@@ -5,7 +5,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createChatClient, createReplayFilter, type ChatStreamLine, type ResubscribeEvent } from '../../../src/core/chat-client';
+import {
+  createChatClient,
+  createReplayFilter,
+  type ChatStreamLine,
+  type ResubscribeEvent,
+} from '../../../src/core/chat-client';
 import {
   ConnectionLostError,
   ServiceAbortError,
@@ -60,7 +65,9 @@ async function collect(lines: AsyncIterable<ChatStreamLine>): Promise<ChatStream
 }
 
 /** The lines yielded before the stream failed, and the error. */
-async function collectUntilError(lines: AsyncIterable<ChatStreamLine>): Promise<{ lines: ChatStreamLine[]; error: unknown }> {
+async function collectUntilError(
+  lines: AsyncIterable<ChatStreamLine>,
+): Promise<{ lines: ChatStreamLine[]; error: unknown }> {
   const out: ChatStreamLine[] = [];
   try {
     for await (const line of lines) out.push(line);
@@ -82,7 +89,12 @@ function ids(lines: readonly ChatStreamLine[]): string[] {
 
 describe('auth and request (5, 2.8)', () => {
   it('5 API key: Authorization Api-Key and sessionSettings required', async () => {
-    const client = createChatClient({ url: server.url, auth: { apiKey: TEST_API_KEY }, sessionSettings: alice, resubscribe: fast });
+    const client = createChatClient({
+      url: server.url,
+      auth: { apiKey: TEST_API_KEY },
+      sessionSettings: alice,
+      resubscribe: fast,
+    });
     const lines = await collect(client.stream({ input: 'Umsatz?' }));
     expect(lines.at(-1)).toMatchObject({ id: '__usage__' });
 
@@ -94,8 +106,16 @@ describe('auth and request (5, 2.8)', () => {
     expect(sent?.body).toMatchObject({ input: 'Umsatz?', sessionSettings: alice });
 
     // A request's own sessionSettings replaces the default whole.
-    await collect(client.stream({ input: 'again', chatId: chatIdOf(lines), sessionSettings: { externalId: 'alice', groups: ['sales'] } }));
-    expect(server.chatRequests()[1]?.body).toMatchObject({ sessionSettings: { externalId: 'alice', groups: ['sales'] } });
+    await collect(
+      client.stream({
+        input: 'again',
+        chatId: chatIdOf(lines),
+        sessionSettings: { externalId: 'alice', groups: ['sales'] },
+      }),
+    );
+    expect(server.chatRequests()[1]?.body).toMatchObject({
+      sessionSettings: { externalId: 'alice', groups: ['sales'] },
+    });
 
     // No sessionSettings anywhere: a clear config error, and nothing sent.
     const bare = createChatClient({ url: server.url, auth: { apiKey: TEST_API_KEY } });
@@ -103,7 +123,9 @@ describe('auth and request (5, 2.8)', () => {
     expect(ServiceConfigError.isInstance(missing.error)).toBe(true);
     expect((missing.error as ServiceConfigError).message).toMatch(/sessionSettings/);
     // Invalid sessionSettings (2.8: externalId lowercase): a validation error, and nothing sent.
-    const invalid = await collectUntilError(bare.stream({ input: 'x', sessionSettings: { externalId: 'Alice Smith' } }));
+    const invalid = await collectUntilError(
+      bare.stream({ input: 'x', sessionSettings: { externalId: 'Alice Smith' } }),
+    );
     expect(ServiceValidationError.isInstance(invalid.error)).toBe(true);
     expect((invalid.error as ServiceValidationError).problems.join()).toMatch(/externalId/);
     expect(server.chatRequests()).toHaveLength(2);
@@ -178,7 +200,9 @@ describe('auth and request (5, 2.8)', () => {
 
   it('4.4 url may end with a slash or carry a query; the paths stay right', async () => {
     await collect(createChatClient({ url: `${server.url}/`, auth: { token: 'token-alice' } }).stream({ input: 'x' }));
-    await collect(createChatClient({ url: `${server.url}?region=eu`, auth: { token: 'token-alice' } }).stream({ input: 'x' }));
+    await collect(
+      createChatClient({ url: `${server.url}?region=eu`, auth: { token: 'token-alice' } }).stream({ input: 'x' }),
+    );
     expect(server.chatRequests().map((request) => request.path)).toEqual([
       `${AGENT_PATH}/chat/stream-chat-state`,
       `${AGENT_PATH}/chat/stream-chat-state`,
@@ -190,9 +214,13 @@ describe('auth and request (5, 2.8)', () => {
     expect(() => createChatClient({ url: server.url, auth: { apiKey: 'k', token: 't' } as never })).toThrow(/not both/);
     expect(() => createChatClient({ url: server.url, auth: { apiKey: '' } })).toThrow(ServiceConfigError);
     expect(() => createChatClient({ url: server.url, resubscribe: { retries: -1 } })).toThrow(ServiceConfigError);
-    expect(() => createChatClient({ url: server.url, auth: { apiKey: 'k' }, sessionSettings: { externalId: 'a', internalId: 'b@x.io' } })).toThrow(
-      ServiceValidationError,
-    );
+    expect(() =>
+      createChatClient({
+        url: server.url,
+        auth: { apiKey: 'k' },
+        sessionSettings: { externalId: 'a', internalId: 'b@x.io' },
+      }),
+    ).toThrow(ServiceValidationError);
   });
 
   it('1 an API key where a document exists draws a warning', () => {
@@ -202,7 +230,12 @@ describe('auth and request (5, 2.8)', () => {
       createChatClient({ url: server.url, auth: { apiKey: 'k' }, sessionSettings: alice });
       expect(warn).toHaveBeenCalledTimes(1);
       createChatClient({ url: server.url, auth: { token: 't' } });
-      createChatClient({ url: server.url, auth: { apiKey: 'k' }, sessionSettings: alice, dangerouslyAllowBrowser: true });
+      createChatClient({
+        url: server.url,
+        auth: { apiKey: 'k' },
+        sessionSettings: alice,
+        dangerouslyAllowBrowser: true,
+      });
       expect(warn).toHaveBeenCalledTimes(1);
     } finally {
       vi.unstubAllGlobals();
@@ -221,11 +254,21 @@ describe('stream lines (4.4, service-behaviour 1)', () => {
     ];
     const invalid: [unknown, string][] = [];
     const malformed: string[] = [];
-    const client = tokenClient({ onInvalidLine: (value, reason) => invalid.push([value, reason]), onMalformedLine: (line) => malformed.push(line) });
+    const client = tokenClient({
+      onInvalidLine: (value, reason) => invalid.push([value, reason]),
+      onMalformedLine: (line) => malformed.push(line),
+    });
     const lines = await collect(client.stream({ input: 'x' }));
     const transcript = server.transcript(chatIdOf(lines));
     expect(lines).toEqual(transcript.filter((line) => line.id !== 'm2'));
-    expect(ids(lines)).toEqual(['__cutoff__', expect.stringMatching(/-message$/), 'm1', 'm1', '__state__', '__usage__']);
+    expect(ids(lines)).toEqual([
+      '__cutoff__',
+      expect.stringMatching(/-message$/),
+      'm1',
+      'm1',
+      '__state__',
+      '__usage__',
+    ]);
     expect(invalid).toEqual([[{ id: 'm2', role: 'robot', content: 'x' }, expect.stringContaining('role')]]);
     expect(malformed).toEqual(['{"id": "m3", not json']);
   });
@@ -254,11 +297,20 @@ describe('stream lines (4.4, service-behaviour 1)', () => {
   });
 
   it('7 auth failure: JSON-RPC error object in HTTP 200', async () => {
-    const client = createChatClient({ url: server.url, auth: { apiKey: 'wrong-key' }, sessionSettings: alice, resubscribe: fast });
+    const client = createChatClient({
+      url: server.url,
+      auth: { apiKey: 'wrong-key' },
+      sessionSettings: alice,
+      resubscribe: fast,
+    });
     const { lines, error } = await collectUntilError(client.stream({ input: 'x' }));
     expect(lines).toEqual([]);
     expect(ServiceAuthError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'unauthorized', status: undefined, rpcError: { code: -32001, message: 'Unauthorized' } });
+    expect(error).toMatchObject({
+      code: 'unauthorized',
+      status: undefined,
+      rpcError: { code: -32001, message: 'Unauthorized' },
+    });
     expect(server.chatRequests()).toHaveLength(1);
 
     server.fault({ type: 'status', status: 403, body: { error: 'agentId is required for Api-Key authentication' } });
@@ -303,7 +355,11 @@ describe('abort (4.4)', () => {
     const running = collect(owner.stream({ input: 'x' }));
     const chatId = await server.held();
 
-    const stranger = createChatClient({ url: server.url, auth: { apiKey: TEST_API_KEY }, sessionSettings: { externalId: 'mallory' } });
+    const stranger = createChatClient({
+      url: server.url,
+      auth: { apiKey: TEST_API_KEY },
+      sessionSettings: { externalId: 'mallory' },
+    });
     const forbidden = await stranger.abort(chatId).catch((error: unknown) => error);
     expect(ServiceHttpError.isInstance(forbidden)).toBe(true);
     expect(forbidden).toMatchObject({ status: 403, code: 'forbidden' });
@@ -343,7 +399,11 @@ describe('abort (4.4)', () => {
   });
 
   it('4.4 aborted stream ends normally with __aborted__', async () => {
-    nextReply = [{ id: 'm1', role: 'assistant', content: 'working', isDelta: true, sort: 2 }, HOLD, { id: 'm1', role: 'assistant', content: ' never', isDelta: true }];
+    nextReply = [
+      { id: 'm1', role: 'assistant', content: 'working', isDelta: true, sort: 2 },
+      HOLD,
+      { id: 'm1', role: 'assistant', content: ' never', isDelta: true },
+    ];
     const client = tokenClient();
     const running = collect(client.stream({ input: 'x' }));
     const chatId = await server.held();
@@ -359,7 +419,9 @@ describe('resubscribe (3, service-behaviour 1)', () => {
   it('3 resubscribe after a cut connection yields each line once (replay of the same lines)', async () => {
     server.fault({ type: 'cut', afterLines: 4 });
     const events: ResubscribeEvent[] = [];
-    const lines = await collect(tokenClient({ onResubscribe: (event) => events.push(event) }).stream({ input: 'Umsatz?' }));
+    const lines = await collect(
+      tokenClient({ onResubscribe: (event) => events.push(event) }).stream({ input: 'Umsatz?' }),
+    );
     const chatId = chatIdOf(lines);
     expect(lines).toEqual(server.transcript(chatId));
 
@@ -377,11 +439,18 @@ describe('resubscribe (3, service-behaviour 1)', () => {
     const lines = await collect(tokenClient().stream({ input: 'Umsatz?' }));
     const transcript = server.transcript(chatIdOf(lines));
     // How much of f1 the replay merges depends on how far the run got: compare the text, not the chunks.
-    const f1 = (list: readonly object[]) => list.filter((line) => (line as StreamMessage).id === 'f1') as StreamMessage[];
-    expect(f1(lines).map((line) => line.content).join('')).toBe('Umsatz wächst um 12 % 📈.');
+    const f1 = (list: readonly object[]) =>
+      list.filter((line) => (line as StreamMessage).id === 'f1') as StreamMessage[];
+    expect(
+      f1(lines)
+        .map((line) => line.content)
+        .join(''),
+    ).toBe('Umsatz wächst um 12 % 📈.');
     expect(f1(lines)[0]).toEqual(f1(transcript)[0]);
     expect(f1(lines).at(-1)).toMatchObject({ isInProcess: false });
-    expect(lines.filter((line) => (line as StreamMessage).id !== 'f1')).toEqual(transcript.filter((line) => line.id !== 'f1'));
+    expect(lines.filter((line) => (line as StreamMessage).id !== 'f1')).toEqual(
+      transcript.filter((line) => line.id !== 'f1'),
+    );
   });
 
   it('3 resubscribe to a replay in the read-a-thread form (whole messages) then the continuation', async () => {
@@ -400,7 +469,12 @@ describe('resubscribe (3, service-behaviour 1)', () => {
     const transcript = server.transcript(chatIdOf(lines));
 
     const messages = (list: readonly object[]) =>
-      foldMessages(list.filter((line): line is Record<string, unknown> => 'role' in line && !String((line as StreamMessage).id).startsWith('__')));
+      foldMessages(
+        list.filter(
+          (line): line is Record<string, unknown> =>
+            'role' in line && !String((line as StreamMessage).id).startsWith('__'),
+        ),
+      );
     expect(messages(lines)).toEqual(messages(transcript));
     expect(messages(lines).find((message) => message.id === 'f1')?.content).toBe('Der Umsatz wächst um 12 % 📈');
     // Sentinels and the user echo come once.
@@ -414,7 +488,9 @@ describe('resubscribe (3, service-behaviour 1)', () => {
 
   it('3 resubscribe retries are bounded: ConnectionLostError with attempts', async () => {
     server.fault({ type: 'cut', afterLines: 3 }, Infinity);
-    const { lines, error } = await collectUntilError(tokenClient({ resubscribe: { ...fast, retries: 2 } }).stream({ input: 'x' }));
+    const { lines, error } = await collectUntilError(
+      tokenClient({ resubscribe: { ...fast, retries: 2 } }).stream({ input: 'x' }),
+    );
     expect(ConnectionLostError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ attempts: 2, code: 'connection_lost' });
     // What came before the loss stays yielded, once.
@@ -541,7 +617,10 @@ describe('local cancellation', () => {
     server.fault({ type: 'cut', afterLines: 2 });
     const controller = new AbortController();
     // A wait far longer than the test timeout: only the abort can end it.
-    const client = tokenClient({ resubscribe: { baseDelayMs: 60_000, maxDelayMs: 60_000 }, onResubscribe: () => controller.abort() });
+    const client = tokenClient({
+      resubscribe: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      onResubscribe: () => controller.abort(),
+    });
     const { error } = await collectUntilError(client.stream({ input: 'x' }, { signal: controller.signal }));
     expect(ServiceAbortError.isInstance(error)).toBe(true);
     expect(server.chatRequests()).toHaveLength(1);
@@ -550,13 +629,21 @@ describe('local cancellation', () => {
   it('an already aborted signal sends nothing', async () => {
     const { error } = await collectUntilError(tokenClient().stream({ input: 'x' }, { signal: AbortSignal.abort() }));
     expect(ServiceAbortError.isInstance(error)).toBe(true);
-    await expect(tokenClient().abort('c1', { signal: AbortSignal.abort() })).rejects.toSatisfy(ServiceAbortError.isInstance.bind(ServiceAbortError));
+    await expect(tokenClient().abort('c1', { signal: AbortSignal.abort() })).rejects.toSatisfy(
+      ServiceAbortError.isInstance.bind(ServiceAbortError),
+    );
     expect(server.requests).toHaveLength(0);
   });
 });
 
 describe('createReplayFilter (the dedupe of a resubscription)', () => {
-  const delta = (content: string, extra: Partial<StreamMessage> = {}): StreamMessage => ({ id: 'm', role: 'assistant', content, isDelta: true, ...extra });
+  const delta = (content: string, extra: Partial<StreamMessage> = {}): StreamMessage => ({
+    id: 'm',
+    role: 'assistant',
+    content,
+    isDelta: true,
+    ...extra,
+  });
 
   it('skips replayed text, trims a straddling chunk, passes new text', () => {
     const filter = createReplayFilter();
@@ -578,8 +665,18 @@ describe('createReplayFilter (the dedupe of a resubscription)', () => {
 
   it('skips a replacement already yielded, even an older version, and yields a new one', () => {
     const filter = createReplayFilter();
-    const start: StreamMessage = { id: 't', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{}' }, isInProcess: true, isDelta: false };
-    const done: StreamMessage = { ...start, toolCall: { name: 'serviceMeta', input: '{}', result: '{}' }, isInProcess: false };
+    const start: StreamMessage = {
+      id: 't',
+      role: 'assistant',
+      toolCall: { name: 'serviceMeta', input: '{}' },
+      isInProcess: true,
+      isDelta: false,
+    };
+    const done: StreamMessage = {
+      ...start,
+      toolCall: { name: 'serviceMeta', input: '{}', result: '{}' },
+      isInProcess: false,
+    };
     filter.accept(start);
     filter.accept(done);
     filter.resume();
@@ -605,7 +702,12 @@ describe('createChatClient: line limit', () => {
     const encoder = new TextEncoder();
     const fetchLong: typeof fetch = async () => {
       calls += 1;
-      const cutoff = JSON.stringify({ id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId: 'c1' }, sort: 0 });
+      const cutoff = JSON.stringify({
+        id: '__cutoff__',
+        role: 'assistant',
+        state: { isStreaming: true, chatId: 'c1' },
+        sort: 0,
+      });
       const long = JSON.stringify({ id: 'm1', role: 'assistant', content: 'x'.repeat(500), isDelta: false, sort: 1 });
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
@@ -618,7 +720,12 @@ describe('createChatClient: line limit', () => {
       });
       return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } });
     };
-    const client = createChatClient({ url: 'https://ai.example.com/agents/1', fetch: fetchLong, maxLineBytes: 200, resubscribe: fast });
+    const client = createChatClient({
+      url: 'https://ai.example.com/agents/1',
+      fetch: fetchLong,
+      maxLineBytes: 200,
+      resubscribe: fast,
+    });
     const { lines, error } = await collectUntilError(client.stream({ input: 'hi' }));
     expect(ids(lines)).toEqual(['__cutoff__']);
     expect(ServiceStreamError.isInstance(error)).toBe(true);

@@ -36,7 +36,13 @@ const META_RESULT = {
       type: 'view',
       title: 'Orders',
       members: [
-        { name: 'orders_view.revenue', title: 'Revenue', description: 'Sum of order totals', type: 'number', aggType: 'sum' },
+        {
+          name: 'orders_view.revenue',
+          title: 'Revenue',
+          description: 'Sum of order totals',
+          type: 'number',
+          aggType: 'sum',
+        },
         { name: 'orders_view.created_at', title: 'Created at', type: 'time' },
       ],
     },
@@ -54,7 +60,10 @@ function sqlResult(rows: number, totalRows = rows) {
       { name: 'month', column_type: 'Timestamp' },
       { name: 'revenue', column_type: 'Double' },
     ],
-    data: Array.from({ length: rows }, (_, index) => [`2024-${String((index % 12) + 1).padStart(2, '0')}-01T00:00:00.000`, String(1000 + index)]),
+    data: Array.from({ length: rows }, (_, index) => [
+      `2024-${String((index % 12) + 1).padStart(2, '0')}-01T00:00:00.000`,
+      String(1000 + index),
+    ]),
     totalRows,
     uuid: '5d1c0a6e-1f0e-4c56-9d4a-1b2c3d4e5f60',
     vegaSpec: JSON.stringify({ mark: 'line', encoding: { x: { field: 'month', type: 'temporal' } } }),
@@ -123,7 +132,13 @@ describe('messageId (2.8, 8)', () => {
 
 describe('validateChatRequest (2.8)', () => {
   it('2.8 request: accepts a valid body and returns it', () => {
-    const body = { input: 'Show me revenue', chatId: CHAT_ID, messageId: '1732512345678-message', activeBranchName: 'dev', isDefaultBranch: false };
+    const body = {
+      input: 'Show me revenue',
+      chatId: CHAT_ID,
+      messageId: '1732512345678-message',
+      activeBranchName: 'dev',
+      isDefaultBranch: false,
+    };
     expect(validateChatRequest(body)).toEqual({ ok: true, value: body });
     expect(validateChatRequest({})).toEqual({ ok: true, value: {} });
   });
@@ -134,7 +149,13 @@ describe('validateChatRequest (2.8)', () => {
   });
 
   it('2.8 request: each field of the wrong type is its own problem', () => {
-    const result = validateChatRequest({ input: 1, chatId: '', messageId: '123-message', activeBranchName: 7, isDefaultBranch: 'yes' });
+    const result = validateChatRequest({
+      input: 1,
+      chatId: '',
+      messageId: '123-message',
+      activeBranchName: 7,
+      isDefaultBranch: 'yes',
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems).toHaveLength(5);
@@ -147,12 +168,16 @@ describe('validateChatRequest (2.8)', () => {
     const result = validateChatRequest({ input: 'hi' }, { auth: 'apiKey' });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems.join()).toMatch(/sessionSettings.*required/);
-    expect(validateChatRequest({ input: 'hi', sessionSettings: { externalId: 'user-1' } }, { auth: 'apiKey' }).ok).toBe(true);
+    expect(validateChatRequest({ input: 'hi', sessionSettings: { externalId: 'user-1' } }, { auth: 'apiKey' }).ok).toBe(
+      true,
+    );
   });
 
   it('2.8 sessionSettings: ignored with token authentication', () => {
     expect(validateChatRequest({ input: 'hi' }, { auth: 'token' }).ok).toBe(true);
-    expect(validateChatRequest({ input: 'hi', sessionSettings: { externalId: 'NOT valid' } }, { auth: 'token' }).ok).toBe(true);
+    expect(
+      validateChatRequest({ input: 'hi', sessionSettings: { externalId: 'NOT valid' } }, { auth: 'token' }).ok,
+    ).toBe(true);
   });
 
   it('2.8 sessionSettings: validated when present and the auth kind is not given', () => {
@@ -167,14 +192,18 @@ describe('validateChatRequest (2.8)', () => {
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.problems).toEqual(['sessionSettings: externalId and internalId: give exactly one']);
     }
-    expect(validateChatRequest({ sessionSettings: { internalId: 'analyst@example.com' } }, { auth: 'apiKey' }).ok).toBe(true);
+    expect(validateChatRequest({ sessionSettings: { internalId: 'analyst@example.com' } }, { auth: 'apiKey' }).ok).toBe(
+      true,
+    );
   });
 
   it('2.8 sessionSettings: externalId is lowercase with no spaces', () => {
     for (const externalId of ['User-1', 'user 1', 'user\t1', '']) {
       expect(validateChatRequest({ sessionSettings: { externalId } }, { auth: 'apiKey' }).ok).toBe(false);
     }
-    expect(validateChatRequest({ sessionSettings: { externalId: 'user@example.com' } }, { auth: 'apiKey' }).ok).toBe(true);
+    expect(validateChatRequest({ sessionSettings: { externalId: 'user@example.com' } }, { auth: 'apiKey' }).ok).toBe(
+      true,
+    );
   });
 
   it('2.8 sessionSettings: userAttributes, groups and securityContext are not allowed with internalId', () => {
@@ -252,12 +281,60 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
   it('service-behaviour 1 example sequence: every line sorts by meaning', () => {
     const lines = [
       { id: '__cutoff__', role: 'assistant', state: { isStreaming: false, chatId: CHAT_ID }, sort: 0 },
-      { id: '1732512345678-message', role: 'user', content: 'Show me revenue trends for the last 6 months', isDelta: false, sort: 1 },
-      { id: 'cdfe1a84', role: 'assistant', content: '', thinking: 'The user wants ...', graphPath: [AGENT_NODE], isStructuredResponse: false, isInProcess: true, isDelta: true, sort: 3 },
-      { id: '4849adb2', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}' }, isInProcess: true, graphPath: [AGENT_NODE, 'tools'], isDelta: false, sort: 5 },
-      { id: '4849adb2', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}', result: JSON.stringify(META_RESULT) }, isInProcess: false, graphPath: [AGENT_NODE, 'tools'], isDelta: false, sort: 6 },
+      {
+        id: '1732512345678-message',
+        role: 'user',
+        content: 'Show me revenue trends for the last 6 months',
+        isDelta: false,
+        sort: 1,
+      },
+      {
+        id: 'cdfe1a84',
+        role: 'assistant',
+        content: '',
+        thinking: 'The user wants ...',
+        graphPath: [AGENT_NODE],
+        isStructuredResponse: false,
+        isInProcess: true,
+        isDelta: true,
+        sort: 3,
+      },
+      {
+        id: '4849adb2',
+        role: 'assistant',
+        toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}' },
+        isInProcess: true,
+        graphPath: [AGENT_NODE, 'tools'],
+        isDelta: false,
+        sort: 5,
+      },
+      {
+        id: '4849adb2',
+        role: 'assistant',
+        toolCall: {
+          name: 'serviceMeta',
+          input: '{"searchQuery":"revenue trends"}',
+          result: JSON.stringify(META_RESULT),
+        },
+        isInProcess: false,
+        graphPath: [AGENT_NODE, 'tools'],
+        isDelta: false,
+        sort: 6,
+      },
       { id: '__state__', role: 'assistant', state: { messages: [] }, isDelta: false, sort: 10 },
-      { id: '__usage__', type: 'usage', usage: { models: ['m'], llmCalls: 7, inputTokens: 18412, outputTokens: 2280, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 20692 } },
+      {
+        id: '__usage__',
+        type: 'usage',
+        usage: {
+          models: ['m'],
+          llmCalls: 7,
+          inputTokens: 18412,
+          outputTokens: 2280,
+          cacheWriteTokens: 0,
+          cacheReadTokens: 0,
+          totalTokens: 20692,
+        },
+      },
     ];
     expect(lines.map(kindOf)).toEqual(['cutoff', 'message', 'message', 'message', 'message', 'state', 'usage']);
     const cutoff = classifyStreamLine(lines[0]);
@@ -276,7 +353,12 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
       role: 'assistant',
       state: {
         messages: [
-          { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'HumanMessage'], kwargs: { content: 'Show me revenue', additional_kwargs: {} } },
+          {
+            lc: 1,
+            type: 'constructor',
+            id: ['langchain', 'schema', 'messages', 'HumanMessage'],
+            kwargs: { content: 'Show me revenue', additional_kwargs: {} },
+          },
         ],
       },
       isDelta: false,
@@ -287,17 +369,46 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
   });
 
   it('service-behaviour 1 __aborted__, __suspended__ and __usage__ sentinels', () => {
-    expect(kindOf({ id: '__aborted__', type: 'abort', code: 'chat_aborted', error: 'Chat aborted by user' })).toBe('aborted');
-    const suspended = { id: '__suspended__', type: 'suspend', code: 'chat_suspended', retryable: true, messageId: '1732512345678-message', error: 'Server restarting' };
+    expect(kindOf({ id: '__aborted__', type: 'abort', code: 'chat_aborted', error: 'Chat aborted by user' })).toBe(
+      'aborted',
+    );
+    const suspended = {
+      id: '__suspended__',
+      type: 'suspend',
+      code: 'chat_suspended',
+      retryable: true,
+      messageId: '1732512345678-message',
+      error: 'Server restarting',
+    };
     const classified = classifyStreamLine(suspended);
     expect(classified).toEqual({ kind: 'suspended', line: suspended });
-    expect(kindOf({ id: '__usage__', type: 'usage', usage: { models: [], llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 0 } })).toBe('usage');
+    expect(
+      kindOf({
+        id: '__usage__',
+        type: 'usage',
+        usage: {
+          models: [],
+          llmCalls: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+          cacheWriteTokens: 0,
+          cacheReadTokens: 0,
+          totalTokens: 0,
+        },
+      }),
+    ).toBe('usage');
     expect(kindOf({ id: '__usage__', type: 'usage' })).toBe('invalid');
   });
 
   it('service-behaviour 1 an error after streaming started is a line {"error"} with no other field', () => {
-    expect(classifyStreamLine({ error: 'Internal error' })).toEqual({ kind: 'error', line: { error: 'Internal error' } });
-    expect(classifyStreamLine({ error: STREAMING_IN_PROGRESS })).toEqual({ kind: 'error', line: { error: STREAMING_IN_PROGRESS } });
+    expect(classifyStreamLine({ error: 'Internal error' })).toEqual({
+      kind: 'error',
+      line: { error: 'Internal error' },
+    });
+    expect(classifyStreamLine({ error: STREAMING_IN_PROGRESS })).toEqual({
+      kind: 'error',
+      line: { error: STREAMING_IN_PROGRESS },
+    });
     expect(kindOf({ error: 42 })).toBe('invalid');
   });
 
@@ -313,7 +424,18 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
 
   it('2.8 stream message: optional fields may be absent or null', () => {
     expect(kindOf({ id: 'm', role: 'assistant' })).toBe('message');
-    expect(kindOf({ id: 'm', role: 'user', content: null, thinking: null, sort: null, isDelta: null, graphPath: null, toolCall: null })).toBe('message');
+    expect(
+      kindOf({
+        id: 'm',
+        role: 'user',
+        content: null,
+        thinking: null,
+        sort: null,
+        isDelta: null,
+        graphPath: null,
+        toolCall: null,
+      }),
+    ).toBe('message');
   });
 
   it.each([
@@ -333,8 +455,14 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
     ['graphPath that is not an array', { id: 'm', role: 'assistant', graphPath: 'final' }],
     ['graphPath with a non-string node', { id: 'm', role: 'assistant', graphPath: ['final', 1] }],
     ['a toolCall without a name', { id: 'm', role: 'assistant', toolCall: { input: '{}' } }],
-    ['a toolCall whose input is an object, not JSON text', { id: 'm', role: 'assistant', toolCall: { name: 'serviceMeta', input: { searchQuery: 'x' } } }],
-    ['a toolCall whose result is an object, not JSON text', { id: 'm', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{}', result: {} } }],
+    [
+      'a toolCall whose input is an object, not JSON text',
+      { id: 'm', role: 'assistant', toolCall: { name: 'serviceMeta', input: { searchQuery: 'x' } } },
+    ],
+    [
+      'a toolCall whose result is an object, not JSON text',
+      { id: 'm', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{}', result: {} } },
+    ],
     ['an error line that carries an id', { id: 'm', error: 'boom' }],
   ])('2.8 invalid line: %s', (_name, value) => {
     const classified = classifyStreamLine(value);
@@ -347,10 +475,36 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
 
   it('property: never throws, whatever the value', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.anything(), fc.record({ id: fc.oneof(fc.constantFrom(...Object.values(SENTINEL_IDS)), fc.anything()), role: fc.anything(), state: fc.anything(), usage: fc.anything(), toolCall: fc.anything(), graphPath: fc.anything() }, { requiredKeys: [] })), (value) => {
-        const classified = classifyStreamLine(value);
-        expect(['message', 'cutoff', 'state', 'aborted', 'suspended', 'usage', 'error', 'rpcError', 'invalid']).toContain(classified.kind);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          fc.record(
+            {
+              id: fc.oneof(fc.constantFrom(...Object.values(SENTINEL_IDS)), fc.anything()),
+              role: fc.anything(),
+              state: fc.anything(),
+              usage: fc.anything(),
+              toolCall: fc.anything(),
+              graphPath: fc.anything(),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+        (value) => {
+          const classified = classifyStreamLine(value);
+          expect([
+            'message',
+            'cutoff',
+            'state',
+            'aborted',
+            'suspended',
+            'usage',
+            'error',
+            'rpcError',
+            'invalid',
+          ]).toContain(classified.kind);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -358,7 +512,8 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
   it('service-behaviour 1 sentinels: isSentinelId tells them from message ids', () => {
     for (const id of Object.values(SENTINEL_IDS)) expect(isSentinelId(id)).toBe(true);
     expect(isSentinelId('__new_sentinel__')).toBe(true);
-    for (const id of ['1732512345678-message', 'cdfe1a84', '____', '__x', 'x__', '_x_']) expect(isSentinelId(id)).toBe(false);
+    for (const id of ['1732512345678-message', 'cdfe1a84', '____', '__x', 'x__', '_x_'])
+      expect(isSentinelId(id)).toBe(false);
   });
 });
 
@@ -372,7 +527,11 @@ describe('parseToolCall (2.8, 7, service-behaviour 1)', () => {
   });
 
   it('2.8 serviceMeta: a result line is complete with cubes and members', () => {
-    const parsed = parseToolCall({ name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}', result: JSON.stringify(META_RESULT) });
+    const parsed = parseToolCall({
+      name: 'serviceMeta',
+      input: '{"searchQuery":"revenue trends"}',
+      result: JSON.stringify(META_RESULT),
+    });
     expect(parsed).toEqual({
       status: 'complete',
       name: 'serviceMeta',
@@ -383,7 +542,11 @@ describe('parseToolCall (2.8, 7, service-behaviour 1)', () => {
 
   it('2.8 serviceSqlApi: input fields and a result with schema, string rows, totalRows, uuid and vegaSpec', () => {
     const result = sqlResult(SQL_RESULT_ROW_LIMIT, 2400);
-    const parsed = parseToolCall({ name: 'serviceSqlApi', input: JSON.stringify(SQL_INPUT), result: JSON.stringify(result) });
+    const parsed = parseToolCall({
+      name: 'serviceSqlApi',
+      input: JSON.stringify(SQL_INPUT),
+      result: JSON.stringify(result),
+    });
     expect(parsed.status).toBe('complete');
     if (parsed.status !== 'complete') return;
     expect(parsed.input).toEqual(SQL_INPUT);
@@ -393,7 +556,11 @@ describe('parseToolCall (2.8, 7, service-behaviour 1)', () => {
 
   it('service-behaviour 1 older shape: input {query}, result rows as objects with an annotation', () => {
     const result = { data: [{ 'orders.month': '2024-01', 'orders.revenue': '10' }], annotation: { measures: {} } };
-    const parsed = parseToolCall({ name: 'serviceSqlApi', input: '{"query":{"measures":["orders.revenue"]}}', result: JSON.stringify(result) });
+    const parsed = parseToolCall({
+      name: 'serviceSqlApi',
+      input: '{"query":{"measures":["orders.revenue"]}}',
+      result: JSON.stringify(result),
+    });
     expect(parsed).toEqual({
       status: 'complete',
       name: 'serviceSqlApi',
@@ -403,7 +570,13 @@ describe('parseToolCall (2.8, 7, service-behaviour 1)', () => {
   });
 
   it('2.8 tool error: a result whose JSON holds an error string is an error state from the tool', () => {
-    expect(parseToolCall({ name: 'serviceSqlApi', input: JSON.stringify(SQL_INPUT), result: '{"error":"Column revenue not found"}' })).toEqual({
+    expect(
+      parseToolCall({
+        name: 'serviceSqlApi',
+        input: JSON.stringify(SQL_INPUT),
+        result: '{"error":"Column revenue not found"}',
+      }),
+    ).toEqual({
       status: 'error',
       name: 'serviceSqlApi',
       input: SQL_INPUT,
@@ -413,7 +586,11 @@ describe('parseToolCall (2.8, 7, service-behaviour 1)', () => {
   });
 
   it('a tool input that is not JSON is an error state from parsing, with the raw text as input', () => {
-    const parsed = parseToolCall({ name: 'serviceMeta', input: '{"searchQuery":', result: JSON.stringify(META_RESULT) });
+    const parsed = parseToolCall({
+      name: 'serviceMeta',
+      input: '{"searchQuery":',
+      result: JSON.stringify(META_RESULT),
+    });
     expect(parsed).toMatchObject({ status: 'error', name: 'serviceMeta', input: '{"searchQuery":', source: 'parse' });
     if (parsed.status === 'error') expect(parsed.error).toMatch(/^Tool input is not valid JSON/);
   });
@@ -426,17 +603,36 @@ describe('parseToolCall (2.8, 7, service-behaviour 1)', () => {
 
   it('an empty input reads as no input; a result of another shape is kept as other', () => {
     expect(parseToolCall({ name: 'x', input: '' })).toEqual({ status: 'running', name: 'x', input: undefined });
-    expect(parseToolCall({ name: 'x', input: '{}', result: '42' })).toEqual({ status: 'complete', name: 'x', input: {}, result: { kind: 'other', value: 42 } });
-    expect(parseToolCall({ name: 'x', input: '{}', result: '{"error":{"nested":true}}' })).toMatchObject({ status: 'complete', result: { kind: 'other' } });
+    expect(parseToolCall({ name: 'x', input: '{}', result: '42' })).toEqual({
+      status: 'complete',
+      name: 'x',
+      input: {},
+      result: { kind: 'other', value: 42 },
+    });
+    expect(parseToolCall({ name: 'x', input: '{}', result: '{"error":{"nested":true}}' })).toMatchObject({
+      status: 'complete',
+      result: { kind: 'other' },
+    });
   });
 
   it('property: never throws on any wire text', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string(), fc.option(fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v))), { nil: undefined }), (name, input, result) => {
-        const parsed = result === undefined ? parseToolCall({ name, input }) : parseToolCall({ name, input, result });
-        expect(['running', 'complete', 'error']).toContain(parsed.status);
-        if (parsed.status === 'complete') toResultTable(parsed.result);
-      }),
+      fc.property(
+        fc.string(),
+        fc.string(),
+        fc.option(
+          fc.oneof(
+            fc.string(),
+            fc.jsonValue().map((v) => JSON.stringify(v)),
+          ),
+          { nil: undefined },
+        ),
+        (name, input, result) => {
+          const parsed = result === undefined ? parseToolCall({ name, input }) : parseToolCall({ name, input, result });
+          expect(['running', 'complete', 'error']).toContain(parsed.status);
+          if (parsed.status === 'complete') toResultTable(parsed.result);
+        },
+      ),
     );
   });
 });
@@ -464,7 +660,13 @@ describe('toResultTable (2.8, service-behaviour 1)', () => {
   it('service-behaviour 1 older shape renders as a table: columns in first-seen order, missing cells undefined', () => {
     const table = toResultTable({
       kind: 'legacyQuery',
-      value: { data: [{ month: '2024-01', revenue: '10' }, { month: '2024-02', region: 'EU' }], annotation: {} },
+      value: {
+        data: [
+          { month: '2024-01', revenue: '10' },
+          { month: '2024-02', region: 'EU' },
+        ],
+        annotation: {},
+      },
     });
     expect(table).toEqual({
       columns: [{ name: 'month' }, { name: 'revenue' }, { name: 'region' }],

@@ -66,7 +66,13 @@ async function writeInPieces(res: ServerResponse, text: string, size: number): P
   }
 }
 
-const schemaLine = { schema: [{ name: 'status', column_type: 'String' }, { name: 'count', column_type: 'Int64' }], lastRefreshTime: '2026-01-01T00:00:00.000Z' };
+const schemaLine = {
+  schema: [
+    { name: 'status', column_type: 'String' },
+    { name: 'count', column_type: 'Int64' },
+  ],
+  lastRefreshTime: '2026-01-01T00:00:00.000Z',
+};
 const ndjson = (...lines: unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join('');
 
 beforeAll(async () => {
@@ -128,7 +134,16 @@ describe('sql (/v1/cubesql)', () => {
       // Pieces of 7 bytes split lines, and the multi-byte "é", across writes.
       await writeInPieces(
         res,
-        ndjson(schemaLine, { data: [['completed', '12'], ['shipped', '7']] }, { data: [['cancelé', null]] }),
+        ndjson(
+          schemaLine,
+          {
+            data: [
+              ['completed', '12'],
+              ['shipped', '7'],
+            ],
+          },
+          { data: [['cancelé', null]] },
+        ),
         7,
       );
       res.end();
@@ -182,7 +197,20 @@ describe('sql (/v1/cubesql)', () => {
   it('behaviour 3 sqlChunks yields the schema first, then each data line as it arrives', async () => {
     handlers.set('/cubejs-api/v1/cubesql', async (_req, res) => {
       res.writeHead(200);
-      await writeInPieces(res, ndjson(schemaLine, { data: [['a', '1']] }, { data: [['b', '2'], ['c', '3']] }), 64);
+      await writeInPieces(
+        res,
+        ndjson(
+          schemaLine,
+          { data: [['a', '1']] },
+          {
+            data: [
+              ['b', '2'],
+              ['c', '3'],
+            ],
+          },
+        ),
+        64,
+      );
       res.end();
     });
     const chunks: SqlChunk[] = [];
@@ -190,7 +218,13 @@ describe('sql (/v1/cubesql)', () => {
     expect(chunks).toEqual([
       { type: 'schema', schema: schemaLine.schema, lastRefreshTime: schemaLine.lastRefreshTime },
       { type: 'rows', rows: [['a', '1']] },
-      { type: 'rows', rows: [['b', '2'], ['c', '3']] },
+      {
+        type: 'rows',
+        rows: [
+          ['b', '2'],
+          ['c', '3'],
+        ],
+      },
     ]);
   });
 
@@ -258,7 +292,9 @@ describe('sql (/v1/cubesql)', () => {
   it('an already aborted signal rejects without a request', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(ServiceAbortError.isInstance(await caught(client().sql('SELECT 1', { signal: controller.signal })))).toBe(true);
+    expect(ServiceAbortError.isInstance(await caught(client().sql('SELECT 1', { signal: controller.signal })))).toBe(
+      true,
+    );
     expect(ServiceAbortError.isInstance(await caught(client().load({}, { signal: controller.signal })))).toBe(true);
     expect(requests).toHaveLength(0);
   });
@@ -357,7 +393,12 @@ describe('load (/v1/load) and meta (/v1/meta)', () => {
   const loadResult = {
     query: { measures: ['orders.count'], dimensions: ['orders.status'] },
     data: [{ 'orders.status': 'completed', 'orders.count': '12' }],
-    annotation: { measures: { 'orders.count': { title: 'Count', type: 'number' } }, dimensions: {}, segments: {}, timeDimensions: {} },
+    annotation: {
+      measures: { 'orders.count': { title: 'Count', type: 'number' } },
+      dimensions: {},
+      segments: {},
+      timeDimensions: {},
+    },
     lastRefreshTime: '2026-01-01T00:00:00.000Z',
   };
 
@@ -367,7 +408,14 @@ describe('load (/v1/load) and meta (/v1/meta)', () => {
       measures: ['orders.count'],
       dimensions: ['orders.status'],
       timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: 'last 6 months' }],
-      filters: [{ or: [{ member: 'orders.status', operator: 'equals' as const, values: ['completed'] }, { member: 'orders.status', operator: 'notSet' as const }] }],
+      filters: [
+        {
+          or: [
+            { member: 'orders.status', operator: 'equals' as const, values: ['completed'] },
+            { member: 'orders.status', operator: 'notSet' as const },
+          ],
+        },
+      ],
       order: { 'orders.count': 'desc' as const },
       limit: 10,
       offset: 0,
@@ -463,7 +511,9 @@ describe('createDataClient options', () => {
     const attempt = (options: unknown) => () => createDataClient(options as DataClientOptions);
     expect(attempt({ url: '', token: 't' })).toThrow(/url: must be the data API URL/);
     expect(attempt({ url: 'http://x', token: 5 })).toThrow(/token: must be the JWT/);
-    expect(attempt({ url: 'http://x', token: 't', continueWait: { maxAttempts: 0 } })).toThrow(/continueWait.maxAttempts/);
+    expect(attempt({ url: 'http://x', token: 't', continueWait: { maxAttempts: 0 } })).toThrow(
+      /continueWait.maxAttempts/,
+    );
     expect(attempt({ url: 'http://x', token: 't', continueWait: { delayMs: -1 } })).toThrow(/continueWait.delayMs/);
     try {
       createDataClient({ url: '', token: 't' });
@@ -509,9 +559,26 @@ describe('data protocol lines and bodies', () => {
     expect(FILTER_OPERATORS).toHaveLength(20);
     expect(new Set(FILTER_OPERATORS)).toEqual(
       new Set([
-        'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'gt', 'gte', 'lt', 'lte',
-        'set', 'notSet', 'inDateRange', 'notInDateRange', 'beforeDate', 'afterDate',
-        'notStartsWith', 'notEndsWith', 'beforeOrOnDate', 'afterOrOnDate',
+        'equals',
+        'notEquals',
+        'contains',
+        'notContains',
+        'startsWith',
+        'endsWith',
+        'gt',
+        'gte',
+        'lt',
+        'lte',
+        'set',
+        'notSet',
+        'inDateRange',
+        'notInDateRange',
+        'beforeDate',
+        'afterDate',
+        'notStartsWith',
+        'notEndsWith',
+        'beforeOrOnDate',
+        'afterOrOnDate',
       ]),
     );
   });

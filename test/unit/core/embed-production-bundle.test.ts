@@ -13,7 +13,14 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Details from each module of the embed path: protocol rules, URL builder, channel, controller, provider. */
-const DETAILS = ['a BCP-47 tag', 'is not a member', 'must use https', 'is not the tenant origin', 'must resolve with a session id', 'is required by the embeds'];
+const DETAILS = [
+  'a BCP-47 tag',
+  'is not a member',
+  'must use https',
+  'is not the tenant origin',
+  'must resolve with a session id',
+  'is required by the embeds',
+];
 
 /** Runtime failures a viewer sees in the error state: their sentences stay in every build. */
 const RUNTIME = ['did not settle in', 'No ready from the embed in'];
@@ -34,7 +41,15 @@ async function bundle(nodeEnv: string): Promise<string> {
     minify: true,
     format: 'esm',
     platform: 'browser',
-    external: ['react', 'react-dom', 'react/jsx-runtime', '@tanstack/react-query', 'vega-embed', 'vega-lite', 'vega-interpreter'],
+    external: [
+      'react',
+      'react-dom',
+      'react/jsx-runtime',
+      '@tanstack/react-query',
+      'vega-embed',
+      'vega-lite',
+      'vega-interpreter',
+    ],
     define: { 'process.env.NODE_ENV': JSON.stringify(nodeEnv) },
     logLevel: 'silent',
   });

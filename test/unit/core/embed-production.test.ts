@@ -8,7 +8,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEmbedChannel } from '../../../src/core/embed-channel';
 import { buildEmbedUrl, buildFilterUrlParameter, tenantOrigin } from '../../../src/core/embed-url';
 import { ServiceConfigError, ServiceValidationError } from '../../../src/core/errors';
-import { createEmbedAction, createEmbedEvent, parseEmbedAction, parseEmbedEvent } from '../../../src/core/protocol/embed';
+import {
+  createEmbedAction,
+  createEmbedEvent,
+  parseEmbedAction,
+  parseEmbedEvent,
+} from '../../../src/core/protocol/embed';
 
 const TENANT = 'https://acme.example.com';
 
@@ -37,10 +42,19 @@ describe('embed errors in production builds', () => {
     });
     expect(parseEmbedEvent(download)).toEqual({ kind: 'invalid', problems: ['payload.format', 'payload.rowCount'] });
     expect(parseEmbedEvent({ source: 'other' })).toEqual({ kind: 'invalid', problems: ['source'] });
-    const action = { ...createEmbedAction({ type: 'service:action:set-theme', payload: { analyticsChat: { chatInput: { borderColor: 1 } } } as never }), surface: 'app' };
+    const action = {
+      ...createEmbedAction({
+        type: 'service:action:set-theme',
+        payload: { analyticsChat: { chatInput: { borderColor: 1 } } } as never,
+      }),
+      surface: 'app',
+    };
     expect(parseEmbedAction(action)).toEqual({ kind: 'invalid', problems: ['surface'] });
     delete (action as { surface?: string }).surface;
-    expect(parseEmbedAction(action)).toEqual({ kind: 'invalid', problems: ['payload.analyticsChat.chatInput.borderColor'] });
+    expect(parseEmbedAction(action)).toEqual({
+      kind: 'invalid',
+      problems: ['payload.analyticsChat.chatInput.borderColor'],
+    });
   });
 
   it('the URL builder throws ServiceConfigError (invalid_options) naming each field', () => {
@@ -60,9 +74,12 @@ describe('embed errors in production builds', () => {
     expect(error).toBeInstanceOf(ServiceConfigError);
     expect(error).toMatchObject({
       code: 'invalid_options',
-      message: 'buildEmbedUrl: locale; timezone; filters.orders.status; filters.nodot; timeGrains.orders.created_at; switches.hideHeader',
+      message:
+        'buildEmbedUrl: locale; timezone; filters.orders.status; filters.nodot; timeGrains.orders.created_at; switches.hideHeader',
     });
-    expect(thrown(() => buildFilterUrlParameter({ 'orders.status': 'a', nodot: 1 }))).toMatchObject({ message: 'buildFilterUrlParameter: filters.nodot' });
+    expect(thrown(() => buildFilterUrlParameter({ 'orders.status': 'a', nodot: 1 }))).toMatchObject({
+      message: 'buildFilterUrlParameter: filters.nodot',
+    });
     for (const url of ['acme.example.com', 'http://acme.example.com', 'https://user@acme.example.com']) {
       const tenant = thrown(() => tenantOrigin(url));
       expect(tenant).toBeInstanceOf(ServiceConfigError);
@@ -75,11 +92,18 @@ describe('embed errors in production builds', () => {
     document.body.append(iframe);
     const channel = createEmbedChannel({ iframe, tenantUrl: TENANT, onEvent: () => {} });
     try {
-      const invalid = thrown(() => channel.send({ type: 'service:action:set-color-scheme', payload: { scheme: 'sepia' as never } }));
+      const invalid = thrown(() =>
+        channel.send({ type: 'service:action:set-color-scheme', payload: { scheme: 'sepia' as never } }),
+      );
       expect(invalid).toBeInstanceOf(ServiceValidationError);
       expect(invalid).toMatchObject({ code: 'invalid_input', problems: ['payload.scheme'] });
-      expect(thrown(() => channel.send({ type: 'service:action:zoom' } as never))).toMatchObject({ code: 'invalid_input', problems: ['type'] });
-      expect(thrown(() => channel.send({ type: 'service:action:set-theme', payload: { font: 'x', f: () => {} } }))).toMatchObject({
+      expect(thrown(() => channel.send({ type: 'service:action:zoom' } as never))).toMatchObject({
+        code: 'invalid_input',
+        problems: ['type'],
+      });
+      expect(
+        thrown(() => channel.send({ type: 'service:action:set-theme', payload: { font: 'x', f: () => {} } })),
+      ).toMatchObject({
         code: 'invalid_input',
         problems: ['payload'],
       });

@@ -44,7 +44,10 @@ const validEventPayloads: Record<EmbedEventType, unknown[]> = {
     { embedTenant: 'acme', deploymentId: 42, mode: 'signed', surface: 'dashboard', publicId: 'a1b2c3d4' },
     { embedTenant: null, deploymentId: null, mode: 'private', surface: 'chat' },
   ],
-  'service:event:view': [{ surface: 'app', path: '/workbooks/1' }, { surface: 'dashboard', path: '/', publicId: 'p', title: 'Sales' }],
+  'service:event:view': [
+    { surface: 'app', path: '/workbooks/1' },
+    { surface: 'dashboard', path: '/', publicId: 'p', title: 'Sales' },
+  ],
   'service:event:navigate': [{ path: '/b' }, { path: '/b', previousPath: '/a' }],
   'service:event:dashboard-loaded': [{}, { publicId: 'a1b2c3d4', widgetCount: 6, loadDurationMs: 812.5 }],
   'service:event:download': [
@@ -71,13 +74,33 @@ const validEventPayloads: Record<EmbedEventType, unknown[]> = {
 
 /** Payloads that break exactly one rule of 6.2, with the path the problem must name. */
 const invalidEventPayloads: [EmbedEventType, unknown, string][] = [
-  ['service:event:ready', { embedTenant: 'acme', deploymentId: 42, mode: 'public', surface: 'dashboard' }, 'payload.mode'],
-  ['service:event:ready', { embedTenant: 'acme', deploymentId: '42', mode: 'signed', surface: 'dashboard' }, 'payload.deploymentId'],
+  [
+    'service:event:ready',
+    { embedTenant: 'acme', deploymentId: 42, mode: 'public', surface: 'dashboard' },
+    'payload.mode',
+  ],
+  [
+    'service:event:ready',
+    { embedTenant: 'acme', deploymentId: '42', mode: 'signed', surface: 'dashboard' },
+    'payload.deploymentId',
+  ],
   ['service:event:ready', { deploymentId: 42, mode: 'signed', surface: 'dashboard' }, 'payload.embedTenant'],
-  ['service:event:ready', { embedTenant: 7, deploymentId: 42, mode: 'signed', surface: 'dashboard' }, 'payload.embedTenant'],
-  ['service:event:ready', { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'page' }, 'payload.surface'],
+  [
+    'service:event:ready',
+    { embedTenant: 7, deploymentId: 42, mode: 'signed', surface: 'dashboard' },
+    'payload.embedTenant',
+  ],
+  [
+    'service:event:ready',
+    { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'page' },
+    'payload.surface',
+  ],
   ['service:event:ready', { embedTenant: null, deploymentId: null, mode: 'signed' }, 'payload.surface'],
-  ['service:event:ready', { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'app', publicId: 1 }, 'payload.publicId'],
+  [
+    'service:event:ready',
+    { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'app', publicId: 1 },
+    'payload.publicId',
+  ],
   ['service:event:view', { surface: 'app' }, 'payload.path'],
   ['service:event:view', { surface: 'app', path: '/', title: null }, 'payload.title'],
   ['service:event:navigate', { previousPath: '/a' }, 'payload.path'],
@@ -124,7 +147,9 @@ describe('embed protocol: envelope (6.1)', () => {
       timestamp: expect.any(Number),
     });
     expect('surface' in built).toBe(false);
-    expect(createEmbedAction({ type: 'service:action:navigate', payload: { path: '/a' }, timestamp: 9 }).timestamp).toBe(9);
+    expect(
+      createEmbedAction({ type: 'service:action:navigate', payload: { path: '/a' }, timestamp: 9 }).timestamp,
+    ).toBe(9);
   });
 
   it('6.1 source is checked first: a message of another library fails with that one reason', () => {
@@ -152,7 +177,9 @@ describe('embed protocol: envelope (6.1)', () => {
       problems: [expect.stringMatching(/^direction:/)],
     });
     expect(parseEmbedAction(action('service:action:refresh', {}, { direction: 'event' })).kind).toBe('invalid');
-    expect(isEmbedAction(createEmbedEvent({ surface: 'app', type: 'service:event:navigate', payload: { path: '/' } }))).toBe(false);
+    expect(
+      isEmbedAction(createEmbedEvent({ surface: 'app', type: 'service:event:navigate', payload: { path: '/' } })),
+    ).toBe(false);
     expect(isEmbedEvent(createEmbedAction({ type: 'service:action:refresh' }))).toBe(false);
   });
 
@@ -204,10 +231,22 @@ describe('embed protocol: envelope (6.1)', () => {
   });
 
   it('6.1 reports every envelope problem at once, each naming its field', () => {
-    const result = parseEmbedEvent({ source: 'service-embed', direction: 'event', type: 1, payload: [], timestamp: 'now', surface: 'x' });
+    const result = parseEmbedEvent({
+      source: 'service-embed',
+      direction: 'event',
+      type: 1,
+      payload: [],
+      timestamp: 'now',
+      surface: 'x',
+    });
     expect(result.kind).toBe('invalid');
     if (result.kind === 'invalid') {
-      expect(result.problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['payload', 'surface', 'timestamp', 'type']);
+      expect(result.problems.map((problem) => problem.split(':')[0]).sort()).toEqual([
+        'payload',
+        'surface',
+        'timestamp',
+        'type',
+      ]);
     }
   });
 });
@@ -241,15 +280,23 @@ describe('embed protocol: events (6.2)', () => {
     });
   }
 
-  it.each(invalidEventPayloads)('6.2 %s: a payload breaking a rule is invalid, naming the field (%#)', (type, payload, path) => {
-    const result = parseEmbedEvent(event(type, payload));
-    expect(result.kind).toBe('invalid');
-    if (result.kind === 'invalid') expect(result.problems).toEqual([expect.stringMatching(new RegExp(`^${path.replace('.', '\\.')}: expected`))]);
-    expect(isEmbedEvent(event(type, payload))).toBe(false);
-  });
+  it.each(invalidEventPayloads)(
+    '6.2 %s: a payload breaking a rule is invalid, naming the field (%#)',
+    (type, payload, path) => {
+      const result = parseEmbedEvent(event(type, payload));
+      expect(result.kind).toBe('invalid');
+      if (result.kind === 'invalid')
+        expect(result.problems).toEqual([expect.stringMatching(new RegExp(`^${path.replace('.', '\\.')}: expected`))]);
+      expect(isEmbedEvent(event(type, payload))).toBe(false);
+    },
+  );
 
   it('6.2 payloads may carry fields this version does not know; they pass through untouched', () => {
-    const message = event('service:event:download', { format: 'csv', target: 'widget', checksum: 'abc', nested: { a: 1 } }, { traceId: 't' });
+    const message = event(
+      'service:event:download',
+      { format: 'csv', target: 'widget', checksum: 'abc', nested: { a: 1 } },
+      { traceId: 't' },
+    );
     const result = parseEmbedEvent(message);
     expect(result.kind).toBe('known');
     if (result.kind === 'known') expect(result.message).toEqual(message);
@@ -280,7 +327,10 @@ describe('embed protocol: unknown events (service-behaviour 2)', () => {
       {
         source: fc.oneof(fc.constant('service-embed'), fc.anything()),
         direction: fc.oneof(fc.constantFrom('event', 'action'), fc.anything()),
-        type: fc.oneof(fc.constantFrom(...EMBED_EVENT_TYPES, ...EMBED_ACTION_TYPES, 'service:event:new'), fc.anything()),
+        type: fc.oneof(
+          fc.constantFrom(...EMBED_EVENT_TYPES, ...EMBED_ACTION_TYPES, 'service:event:new'),
+          fc.anything(),
+        ),
         payload: fc.oneof(fc.dictionary(fc.string(), fc.anything()), fc.anything()),
         timestamp: fc.oneof(fc.double(), fc.anything()),
         surface: fc.oneof(fc.constantFrom('dashboard', 'app', 'chat'), fc.anything()),
@@ -329,14 +379,26 @@ describe('embed protocol: actions (6.3)', () => {
     ['service:action:set-color-scheme', { scheme: 'auto' }],
     ['service:action:set-theme', {}],
     ['service:action:set-theme', { font: 'Inter', primaryColor: '#0af', borderRadius: '8px' }],
-    ['service:action:set-theme', { borderRadius: 8, analyticsChat: { backgroundColor: '#fff', chatInput: { backgroundColor: '#eee', borderColor: '#ccc' } } }],
+    [
+      'service:action:set-theme',
+      {
+        borderRadius: 8,
+        analyticsChat: { backgroundColor: '#fff', chatInput: { backgroundColor: '#eee', borderColor: '#ccc' } },
+      },
+    ],
     ['service:action:set-theme', { brandNewField: { anything: true }, analyticsChat: { newer: 1 } }],
     ['service:action:set-locale', { locale: 'es-MX' }],
     ['service:action:set-locale', { locale: 'es' }],
     ['service:action:set-locale', { locale: 'es-AR' }],
     ['service:action:set-locale', { locale: 'zh-Hant-TW' }],
     ['service:action:set-filter', { filterUrlParameter: 'f_orders.status={"value":"completed"}' }],
-    ['service:action:set-filter', { filterUrlParameter: 'f_orders.status=%7B%22value%22%3A%22completed%22%7D&f_orders.city=%7B%22value%22%3A%5B%22Oslo%22%5D%7D' }],
+    [
+      'service:action:set-filter',
+      {
+        filterUrlParameter:
+          'f_orders.status=%7B%22value%22%3A%22completed%22%7D&f_orders.city=%7B%22value%22%3A%5B%22Oslo%22%5D%7D',
+      },
+    ],
     ['service:action:navigate', { path: '/dashboards/2' }],
     ['service:action:refresh', {}],
     ['service:action:set-timezone', { timezone: 'Asia/Tokyo' }],
@@ -356,7 +418,11 @@ describe('embed protocol: actions (6.3)', () => {
     ['service:action:set-theme', { font: 3 }, 'payload.font'],
     ['service:action:set-theme', { borderRadius: { px: 8 } }, 'payload.borderRadius'],
     ['service:action:set-theme', { analyticsChat: 'white' }, 'payload.analyticsChat'],
-    ['service:action:set-theme', { analyticsChat: { chatInput: { borderColor: 0 } } }, 'payload.analyticsChat.chatInput.borderColor'],
+    [
+      'service:action:set-theme',
+      { analyticsChat: { chatInput: { borderColor: 0 } } },
+      'payload.analyticsChat.chatInput.borderColor',
+    ],
     ['service:action:set-locale', { locale: '' }, 'payload.locale'],
     ['service:action:set-locale', { locale: 'english please' }, 'payload.locale'],
     ['service:action:set-locale', {}, 'payload.locale'],
@@ -400,7 +466,20 @@ describe('embed protocol: actions (6.3)', () => {
 
 describe('embed protocol: locales (service-behaviour 2)', () => {
   it('service-behaviour 2: the twelve shipped locales, en-US the default', () => {
-    expect(SUPPORTED_LOCALES).toEqual(['en-US', 'de-DE', 'es-ES', 'es-MX', 'fr-FR', 'it-IT', 'ja-JP', 'nb-NO', 'pt-BR', 'pt-PT', 'sv-SE', 'vi-VN']);
+    expect(SUPPORTED_LOCALES).toEqual([
+      'en-US',
+      'de-DE',
+      'es-ES',
+      'es-MX',
+      'fr-FR',
+      'it-IT',
+      'ja-JP',
+      'nb-NO',
+      'pt-BR',
+      'pt-PT',
+      'sv-SE',
+      'vi-VN',
+    ]);
     expect(DEFAULT_LOCALE).toBe('en-US');
   });
 
@@ -458,7 +537,9 @@ describe('embed protocol: filter parameters (service-behaviour 2, 6.3 set-filter
 
   it('service-behaviour 2: isFilterUrlParameter takes f_<view>.<dimension>=<JSON> joined by &, encoded or not', () => {
     expect(isFilterUrlParameter('f_orders.status={"value":"completed"}')).toBe(true);
-    expect(isFilterUrlParameter(`f_orders.status=${encodeURIComponent('{"value":"a&b"}')}&f_orders.n=%7B%22value%22%3A1%7D`)).toBe(true);
+    expect(
+      isFilterUrlParameter(`f_orders.status=${encodeURIComponent('{"value":"a&b"}')}&f_orders.n=%7B%22value%22%3A1%7D`),
+    ).toBe(true);
     expect(isFilterUrlParameter('')).toBe(false);
     expect(isFilterUrlParameter('f_orders.status={"value":')).toBe(false);
     expect(isFilterUrlParameter('f_orders.status={"value":1}&tg_orders.created_at=month')).toBe(false);
@@ -467,7 +548,10 @@ describe('embed protocol: filter parameters (service-behaviour 2, 6.3 set-filter
 
 describe('embed protocol: types', () => {
   it('narrows known events by type and keeps unknown events apart', () => {
-    const received = event('service:event:ready', validEventPayloads['service:event:ready'][0]) as unknown as AnyEmbedEvent;
+    const received = event(
+      'service:event:ready',
+      validEventPayloads['service:event:ready'][0],
+    ) as unknown as AnyEmbedEvent;
     if (isEmbedEvent(received)) {
       expectTypeOf(received).toEqualTypeOf<EmbedEvent>();
       if (received.type === 'service:event:ready') expectTypeOf(received.payload).toEqualTypeOf<ReadyPayload>();

@@ -150,9 +150,7 @@ describe('readNdjson', () => {
   });
 
   it('reports a malformed line through onMalformedLine, skips it and reads the rest', async () => {
-    const { values, malformed, errors } = await readAll([
-      bytesOf('{"a":1}\n{"broken":\r\n{"b":2}\nnot json\n{"c":3}'),
-    ]);
+    const { values, malformed, errors } = await readAll([bytesOf('{"a":1}\n{"broken":\r\n{"b":2}\nnot json\n{"c":3}')]);
     expect(values).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
     expect(malformed).toEqual(['{"broken":', 'not json']);
     expect(errors).toHaveLength(2);
@@ -265,7 +263,8 @@ describe('readNdjson', () => {
       const values: unknown[] = [];
       let error: unknown;
       try {
-        for await (const value of readNdjson(test.body, maxLineBytes === undefined ? {} : { maxLineBytes })) values.push(value);
+        for await (const value of readNdjson(test.body, maxLineBytes === undefined ? {} : { maxLineBytes }))
+          values.push(value);
       } catch (caught) {
         error = caught;
       }
@@ -363,7 +362,10 @@ describe('readNdjson', () => {
         weight: 1,
         // Broken JSON, possibly with non-ASCII text in it: reported, never fatal.
         arbitrary: fc
-          .tuple(fc.constantFrom('{"a":', '[1,', 'nul', '{"x":"', '}', 'tru e'), fc.string({ unit: 'binary', maxLength: 8 }))
+          .tuple(
+            fc.constantFrom('{"a":', '[1,', 'nul', '{"x":"', '}', 'tru e'),
+            fc.string({ unit: 'binary', maxLength: 8 }),
+          )
           .map(([head, tail]) => ({ text: (head + tail).replace(/[\r\n]/g, ''), expected: undefined })),
       },
       { weight: 1, arbitrary: fc.constantFrom('', ' ', '\t', '  \t ').map((text) => ({ text, expected: undefined })) },
@@ -398,25 +400,33 @@ describe('readNdjson', () => {
 
     it('with a maxLineBytes: the same values up to the first longer line, then line_too_long, for any chunking', async () => {
       await fc.assert(
-        fc.asyncProperty(transcript, fc.array(fc.nat(), { maxLength: 40 }), fc.integer({ min: 1, max: 60 }), async ({ lines }, rawOffsets, limit) => {
-          const text = lines.map(([l, ending]) => l.text + ending).join('');
-          const bytes = bytesOf(text);
-          const offsets = rawOffsets.map((offset) => (bytes.length === 0 ? 0 : offset % bytes.length));
-          // The reference: lines before the first one over the limit (its bytes without the line ending).
-          const firstLong = lines.findIndex(([l, ending]) => bytesOf(l.text).length + (ending === '\r\n' ? 1 : 0) > limit);
-          const kept = firstLong === -1 ? lines : lines.slice(0, firstLong);
-          const expected = parseLineByLine(bytesOf(kept.map(([l, ending]) => l.text + ending).join(''))).values;
-          const values: unknown[] = [];
-          let error: unknown;
-          try {
-            for await (const value of readNdjson(bodyOf(cut(bytes, offsets)).body, { maxLineBytes: limit })) values.push(value);
-          } catch (caught) {
-            error = caught;
-          }
-          expect(values).toEqual(expected);
-          if (firstLong === -1) expect(error).toBeUndefined();
-          else expect(ServiceStreamError.isInstance(error) && error.code === 'line_too_long').toBe(true);
-        }),
+        fc.asyncProperty(
+          transcript,
+          fc.array(fc.nat(), { maxLength: 40 }),
+          fc.integer({ min: 1, max: 60 }),
+          async ({ lines }, rawOffsets, limit) => {
+            const text = lines.map(([l, ending]) => l.text + ending).join('');
+            const bytes = bytesOf(text);
+            const offsets = rawOffsets.map((offset) => (bytes.length === 0 ? 0 : offset % bytes.length));
+            // The reference: lines before the first one over the limit (its bytes without the line ending).
+            const firstLong = lines.findIndex(
+              ([l, ending]) => bytesOf(l.text).length + (ending === '\r\n' ? 1 : 0) > limit,
+            );
+            const kept = firstLong === -1 ? lines : lines.slice(0, firstLong);
+            const expected = parseLineByLine(bytesOf(kept.map(([l, ending]) => l.text + ending).join(''))).values;
+            const values: unknown[] = [];
+            let error: unknown;
+            try {
+              for await (const value of readNdjson(bodyOf(cut(bytes, offsets)).body, { maxLineBytes: limit }))
+                values.push(value);
+            } catch (caught) {
+              error = caught;
+            }
+            expect(values).toEqual(expected);
+            if (firstLong === -1) expect(error).toBeUndefined();
+            else expect(ServiceStreamError.isInstance(error) && error.code === 'line_too_long').toBe(true);
+          },
+        ),
         { numRuns: 300 },
       );
     });

@@ -115,21 +115,28 @@ describe('toChartRecords', () => {
   });
 
   it('refuses rows whose length does not match the schema', () => {
-    expect(() => toChartRecords(columns, [['2025-01-01', '1']])).toThrow(/Row 1 has 2 cells but the schema has 5 columns/);
+    expect(() => toChartRecords(columns, [['2025-01-01', '1']])).toThrow(
+      /Row 1 has 2 cells but the schema has 5 columns/,
+    );
     expect(() => toChartRecords(columns, ['not a row'])).toThrow(ResultDataError);
   });
 
   it('refuses a cell its column type cannot read, naming row and column', () => {
     let caught: unknown;
     try {
-      toChartRecords(columns, [['2025-01-01', '1', '2', 'true', 'x'], ['2025-02-01', 'lots', '2', 'true', 'x']]);
+      toChartRecords(columns, [
+        ['2025-01-01', '1', '2', 'true', 'x'],
+        ['2025-02-01', 'lots', '2', 'true', 'x'],
+      ]);
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ResultDataError);
     expect(ServiceValidationError.isInstance(caught)).toBe(true);
     expect(caught).toMatchObject({ row: 1, column: 'revenue' });
-    expect(() => toChartRecords(columns, [['yesterday', '1', '2', 'true', 'x']])).toThrow(/"yesterday" is not a temporal/);
+    expect(() => toChartRecords(columns, [['yesterday', '1', '2', 'true', 'x']])).toThrow(
+      /"yesterday" is not a temporal/,
+    );
     expect(() => toChartRecords(columns, [['2025-01-01', '1', '2', 'maybe', 'x']])).toThrow(/is not a boolean/);
   });
 
@@ -163,7 +170,9 @@ describe('toCsv', () => {
         [' padded ', '', '9007199254740993'],
       ],
     );
-    expect(csv).toBe('name,note,n\r\n"Acme, Inc.","said ""hi""",12\r\n"two\nlines",,-3.5\r\n" padded ",,9007199254740993\r\n');
+    expect(csv).toBe(
+      'name,note,n\r\n"Acme, Inc.","said ""hi""",12\r\n"two\nlines",,-3.5\r\n" padded ",,9007199254740993\r\n',
+    );
   });
 
   it.each([
@@ -188,7 +197,11 @@ describe('toCsv', () => {
       fc.property(fc.array(fc.array(fc.string(), { minLength: 2, maxLength: 2 }), { maxLength: 5 }), (rows) => {
         const read = readCsv(toCsv([{ name: 'a' }, { name: 'b' }], rows));
         expect(read[0]).toEqual(['a', 'b']);
-        const expected = rows.map((row) => row.map((cell) => (/^[=+\-@\t\r]/.test(cell) && !/^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(cell) ? `'${cell}` : cell)));
+        const expected = rows.map((row) =>
+          row.map((cell) =>
+            /^[=+\-@\t\r]/.test(cell) && !/^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(cell) ? `'${cell}` : cell,
+          ),
+        );
         expect(read.slice(1)).toEqual(expected);
       }),
     );

@@ -39,7 +39,8 @@ describe('validateSessionRequest', () => {
   });
 
   it('2.7 the request must be an object', () => {
-    for (const input of [null, 'x', 42, [base]]) expect(problemsOf(input)[0]).toMatch(/^session request: must be an object/);
+    for (const input of [null, 'x', 42, [base]])
+      expect(problemsOf(input)[0]).toMatch(/^session request: must be an object/);
   });
 
   describe('deploymentId', () => {
@@ -76,11 +77,14 @@ describe('validateSessionRequest', () => {
 
     it('2.7 externalId: normalisation is trim + lowercase and idempotent (property)', () => {
       fc.assert(
-        fc.property(fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''), (id) => {
-          const value = valueOf({ deploymentId: 1, externalId: id });
-          expect(value.externalId).toBe(id.trim().toLowerCase());
-          expect(normalizeExternalId(value.externalId as string)).toBe(value.externalId);
-        }),
+        fc.property(
+          fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''),
+          (id) => {
+            const value = valueOf({ deploymentId: 1, externalId: id });
+            expect(value.externalId).toBe(id.trim().toLowerCase());
+            expect(normalizeExternalId(value.externalId as string)).toBe(value.externalId);
+          },
+        ),
       );
     });
 
@@ -157,9 +161,15 @@ describe('validateSessionRequest', () => {
 
     it('2.7 userProfile: an object with string displayName; both fields optional (4.2 rule 7)', () => {
       expect(valueOf({ ...base, userProfile: {} }).userProfile).toEqual({});
-      expect(problemsOf({ ...base, userProfile: { displayName: 5 } })).toEqual(['userProfile.displayName: must be a string']);
-      expect(problemsOf({ ...base, userProfile: 'Ann' })).toEqual(['userProfile: must be an object { displayName?, picture? }']);
-      expect(problemsOf({ ...base, userProfile: [] })).toEqual(['userProfile: must be an object { displayName?, picture? }']);
+      expect(problemsOf({ ...base, userProfile: { displayName: 5 } })).toEqual([
+        'userProfile.displayName: must be a string',
+      ]);
+      expect(problemsOf({ ...base, userProfile: 'Ann' })).toEqual([
+        'userProfile: must be an object { displayName?, picture? }',
+      ]);
+      expect(problemsOf({ ...base, userProfile: [] })).toEqual([
+        'userProfile: must be an object { displayName?, picture? }',
+      ]);
     });
   });
 
@@ -179,9 +189,12 @@ describe('validateSessionRequest', () => {
       ['ac_me', 'underscore'],
       ['acmé-co', 'non-ASCII letter'],
       [42, 'not a string'],
-    ])('2.7 embedTenantName: 5 to 36 characters, lowercase letters, digits and - (rejects %j: %s)', (embedTenantName, _reason) => {
-      expect(problemsOf({ ...base, embedTenantName })).toEqual([TENANT_MESSAGE]);
-    });
+    ])(
+      '2.7 embedTenantName: 5 to 36 characters, lowercase letters, digits and - (rejects %j: %s)',
+      (embedTenantName, _reason) => {
+        expect(problemsOf({ ...base, embedTenantName })).toEqual([TENANT_MESSAGE]);
+      },
+    );
 
     it('behaviour 4 EMBED_TENANT_NAME_PATTERN is the documented expression, stateless', () => {
       expect(EMBED_TENANT_NAME_PATTERN.source).toBe('^[a-z][a-z0-9-]{3,34}[a-z0-9]$');
@@ -204,21 +217,27 @@ describe('validateSessionRequest', () => {
       expect(valueOf(request)).toEqual(request);
     });
 
-    it.each([['groupDefinitions'], ['userAttributeDefinitions']])('4.2 rule 3 %s: requires creatorMode: true', (field) => {
-      const definitions = field === 'groupDefinitions' ? [{ name: 'g' }] : [{ name: 'a', type: 'string' }];
-      for (const creatorMode of [undefined, false]) {
-        expect(problemsOf({ ...base, embedTenantName: 'acme-co', creatorMode, [field]: definitions })).toEqual([
-          `${field}: needs creatorMode: true; definitions only apply to creator-mode sessions`,
-        ]);
-      }
-    });
+    it.each([['groupDefinitions'], ['userAttributeDefinitions']])(
+      '4.2 rule 3 %s: requires creatorMode: true',
+      (field) => {
+        const definitions = field === 'groupDefinitions' ? [{ name: 'g' }] : [{ name: 'a', type: 'string' }];
+        for (const creatorMode of [undefined, false]) {
+          expect(problemsOf({ ...base, embedTenantName: 'acme-co', creatorMode, [field]: definitions })).toEqual([
+            `${field}: needs creatorMode: true; definitions only apply to creator-mode sessions`,
+          ]);
+        }
+      },
+    );
 
-    it.each([['groupDefinitions'], ['userAttributeDefinitions']])('4.2 rule 3 %s: requires an embedTenantName', (field) => {
-      const definitions = field === 'groupDefinitions' ? [{ name: 'g' }] : [{ name: 'a', type: 'string' }];
-      expect(problemsOf({ ...base, creatorMode: true, [field]: definitions })).toEqual([
-        `${field}: needs an embedTenantName; definitions are scoped to an embed tenant`,
-      ]);
-    });
+    it.each([['groupDefinitions'], ['userAttributeDefinitions']])(
+      '4.2 rule 3 %s: requires an embedTenantName',
+      (field) => {
+        const definitions = field === 'groupDefinitions' ? [{ name: 'g' }] : [{ name: 'a', type: 'string' }];
+        expect(problemsOf({ ...base, creatorMode: true, [field]: definitions })).toEqual([
+          `${field}: needs an embedTenantName; definitions are scoped to an embed tenant`,
+        ]);
+      },
+    );
 
     it('4.2 rule 3 duplicate names inside groupDefinitions are rejected', () => {
       expect(
@@ -276,7 +295,9 @@ describe('validateSessionRequest', () => {
       ['an empty array', []],
       ['null, which clears the value (4.2 rule 5)', null],
     ])('2.7 userAttributes[].value: %s is accepted', (_label, value) => {
-      expect(valueOf({ ...base, userAttributes: [{ name: 'a', value }] }).userAttributes).toEqual([{ name: 'a', value }]);
+      expect(valueOf({ ...base, userAttributes: [{ name: 'a', value }] }).userAttributes).toEqual([
+        { name: 'a', value },
+      ]);
     });
 
     it.each([
@@ -435,7 +456,9 @@ describe('validateSessionRequest', () => {
       };
       expect(valueOf({ ...base, embedTheme }).embedTheme).toEqual(embedTheme);
       expect(problemsOf({ ...base, embedTheme: 'dark' })[0]).toMatch(/^embedTheme: must be an object/);
-      expect(problemsOf({ ...base, embedTheme: { primaryColor: 1 } })).toEqual(['embedTheme.primaryColor: must be a string']);
+      expect(problemsOf({ ...base, embedTheme: { primaryColor: 1 } })).toEqual([
+        'embedTheme.primaryColor: must be a string',
+      ]);
       expect(problemsOf({ ...base, embedTheme: { analyticsChat: { chatInput: { borderColor: false } } } })).toEqual([
         'embedTheme.analyticsChat.chatInput.borderColor: must be a string',
       ]);

@@ -24,7 +24,15 @@ const TRANSCRIPT = [
   {
     id: '__usage__',
     type: 'usage',
-    usage: { models: ['m'], llmCalls: 1, inputTokens: 10, outputTokens: 2, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 12 },
+    usage: {
+      models: ['m'],
+      llmCalls: 1,
+      inputTokens: 10,
+      outputTokens: 2,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
+      totalTokens: 12,
+    },
   },
 ];
 const JSON_RPC_ERROR = { jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized' }, id: null };
@@ -67,7 +75,10 @@ async function collect(base: string): Promise<ChatStreamLine[]> {
 }
 
 describe('service-behaviour 1 stream content types', () => {
-  it.each([['application/json', 'json'], ['text/plain', 'plain']])(
+  it.each([
+    ['application/json', 'json'],
+    ['text/plain', 'plain'],
+  ])(
     'service-behaviour 1: an NDJSON body served as %s is read line by line, to the final answer and usage',
     async (_type, kind) => {
       const lines = await collect(`${url}/${kind}/transcript`);
@@ -81,10 +92,15 @@ describe('service-behaviour 1 stream content types', () => {
     },
   );
 
-  it.each([['application/json', 'json'], ['text/plain', 'plain']])(
+  it.each([
+    ['application/json', 'json'],
+    ['text/plain', 'plain'],
+  ])(
     '7, service-behaviour 1: the JSON-RPC error object in a 200 served as %s is a ServiceAuthError',
     async (_type, kind) => {
-      await expect(collect(`${url}/${kind}/auth-error`)).rejects.toSatisfy((error: unknown) => error instanceof ServiceAuthError);
+      await expect(collect(`${url}/${kind}/auth-error`)).rejects.toSatisfy(
+        (error: unknown) => error instanceof ServiceAuthError,
+      );
     },
   );
 });

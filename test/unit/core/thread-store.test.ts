@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { createThreadStore, selectFinalAnswer, type ChatMessage, type ThreadStore } from '../../../src/core/thread-store';
+import {
+  createThreadStore,
+  selectFinalAnswer,
+  type ChatMessage,
+  type ThreadStore,
+} from '../../../src/core/thread-store';
 import { AGENT_NODE, STREAMING_IN_PROGRESS, createRpcAuthError } from '../../../src/core/protocol/chat';
 import {
   ServiceAuthError,
@@ -14,26 +19,96 @@ const CHAT_ID = 'a1b2c3d4-08d7-40b9-8b1c-e7e3a698647e';
 const TOOLS = [AGENT_NODE, 'tools'];
 
 const META_RESULT = JSON.stringify({
-  cubes: [{ name: 'orders_view', type: 'view', title: 'Orders', members: [{ name: 'orders_view.revenue', title: 'Revenue', type: 'number', aggType: 'sum' }] }],
+  cubes: [
+    {
+      name: 'orders_view',
+      type: 'view',
+      title: 'Orders',
+      members: [{ name: 'orders_view.revenue', title: 'Revenue', type: 'number', aggType: 'sum' }],
+    },
+  ],
   searchQuery: 'revenue trends',
 });
 
-const USAGE = { models: ['m'], llmCalls: 7, inputTokens: 18412, outputTokens: 2280, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 20692 };
+const USAGE = {
+  models: ['m'],
+  llmCalls: 7,
+  inputTokens: 18412,
+  outputTokens: 2280,
+  cacheWriteTokens: 0,
+  cacheReadTokens: 0,
+  totalTokens: 20692,
+};
 
 /** The example sequence of service-behaviour 1, completed with a final answer. */
 const EXAMPLE = [
   { id: '__cutoff__', role: 'assistant', state: { isStreaming: false, chatId: CHAT_ID }, sort: 0 },
-  { id: '1732512345678-message', role: 'user', content: 'Show me revenue trends for the last 6 months', isDelta: false, sort: 1 },
-  { id: 'cdfe1a84', role: 'assistant', content: '', thinking: 'The user wants ...', graphPath: [AGENT_NODE], isStructuredResponse: false, isInProcess: true, isDelta: true, sort: 3 },
-  { id: '4849adb2', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}' }, isInProcess: true, graphPath: TOOLS, isDelta: false, sort: 5 },
-  { id: '4849adb2', role: 'assistant', toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}', result: META_RESULT }, isInProcess: false, graphPath: TOOLS, isDelta: false, sort: 6 },
-  { id: 'f1a2', role: 'assistant', content: 'Revenue grew 12% ', graphPath: ['final'], isInProcess: true, isDelta: true, sort: 8 },
-  { id: 'f1a2', role: 'assistant', content: 'over six months.', graphPath: ['final'], isInProcess: false, isDelta: true, sort: 8 },
+  {
+    id: '1732512345678-message',
+    role: 'user',
+    content: 'Show me revenue trends for the last 6 months',
+    isDelta: false,
+    sort: 1,
+  },
+  {
+    id: 'cdfe1a84',
+    role: 'assistant',
+    content: '',
+    thinking: 'The user wants ...',
+    graphPath: [AGENT_NODE],
+    isStructuredResponse: false,
+    isInProcess: true,
+    isDelta: true,
+    sort: 3,
+  },
+  {
+    id: '4849adb2',
+    role: 'assistant',
+    toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}' },
+    isInProcess: true,
+    graphPath: TOOLS,
+    isDelta: false,
+    sort: 5,
+  },
+  {
+    id: '4849adb2',
+    role: 'assistant',
+    toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}', result: META_RESULT },
+    isInProcess: false,
+    graphPath: TOOLS,
+    isDelta: false,
+    sort: 6,
+  },
+  {
+    id: 'f1a2',
+    role: 'assistant',
+    content: 'Revenue grew 12% ',
+    graphPath: ['final'],
+    isInProcess: true,
+    isDelta: true,
+    sort: 8,
+  },
+  {
+    id: 'f1a2',
+    role: 'assistant',
+    content: 'over six months.',
+    graphPath: ['final'],
+    isInProcess: false,
+    isDelta: true,
+    sort: 8,
+  },
   {
     id: '__state__',
     role: 'assistant',
     state: {
-      messages: [{ lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'HumanMessage'], kwargs: { content: 'Show me revenue trends for the last 6 months' } }],
+      messages: [
+        {
+          lc: 1,
+          type: 'constructor',
+          id: ['langchain', 'schema', 'messages', 'HumanMessage'],
+          kwargs: { content: 'Show me revenue trends for the last 6 months' },
+        },
+      ],
     },
     isDelta: false,
     sort: 10,
@@ -58,7 +133,14 @@ function assistant(id: string, fields: Record<string, unknown> = {}) {
 describe('createThreadStore', () => {
   it('starts idle and empty', () => {
     const snapshot = createThreadStore().getSnapshot();
-    expect(snapshot).toEqual({ chatId: undefined, messages: [], finalAnswer: undefined, usage: undefined, status: 'idle', error: undefined });
+    expect(snapshot).toEqual({
+      chatId: undefined,
+      messages: [],
+      finalAnswer: undefined,
+      usage: undefined,
+      status: 'idle',
+      error: undefined,
+    });
   });
 
   it('service-behaviour 1 example sequence, applied line by line', () => {
@@ -93,8 +175,17 @@ describe('createThreadStore', () => {
       isStructuredResponse: false,
       sort: 1,
     });
-    expect(snapshot.messages[1]).toMatchObject({ thinking: 'The user wants ...', content: '', graphPath: [AGENT_NODE], isInProcess: true });
-    expect(snapshot.messages[2]).toMatchObject({ toolCall: { status: 'complete', name: 'serviceMeta', result: { kind: 'serviceMeta' } }, isInProcess: false, sort: 6 });
+    expect(snapshot.messages[1]).toMatchObject({
+      thinking: 'The user wants ...',
+      content: '',
+      graphPath: [AGENT_NODE],
+      isInProcess: true,
+    });
+    expect(snapshot.messages[2]).toMatchObject({
+      toolCall: { status: 'complete', name: 'serviceMeta', result: { kind: 'serviceMeta' } },
+      isInProcess: false,
+      sort: 6,
+    });
     expect(snapshot.finalAnswer).toBe(snapshot.messages[3]);
     expect(snapshot.finalAnswer?.content).toBe('Revenue grew 12% over six months.');
   });
@@ -113,22 +204,62 @@ describe('createThreadStore', () => {
       const store = createThreadStore();
       store.apply(assistant('new', { content: 'first chunk', isDelta: true, sort: 2, isInProcess: true }));
       expect(store.getSnapshot().messages).toEqual([
-        { id: 'new', role: 'assistant', content: 'first chunk', thinking: '', toolCall: undefined, graphPath: [], isInProcess: true, isStructuredResponse: false, sort: 2 },
+        {
+          id: 'new',
+          role: 'assistant',
+          content: 'first chunk',
+          thinking: '',
+          toolCall: undefined,
+          graphPath: [],
+          isInProcess: true,
+          isStructuredResponse: false,
+          sort: 2,
+        },
       ]);
     });
 
     it('2.8 isDelta: true keeps the fields a delta leaves out and takes those it carries', () => {
       const store = createThreadStore();
-      store.apply(assistant('m', { content: 'a', graphPath: [AGENT_NODE], isInProcess: true, isStructuredResponse: true, isDelta: true, sort: 3 }));
+      store.apply(
+        assistant('m', {
+          content: 'a',
+          graphPath: [AGENT_NODE],
+          isInProcess: true,
+          isStructuredResponse: true,
+          isDelta: true,
+          sort: 3,
+        }),
+      );
       store.apply(assistant('m', { content: 'b', isDelta: true }));
-      expect(message(store, 'm')).toMatchObject({ content: 'ab', graphPath: [AGENT_NODE], isInProcess: true, isStructuredResponse: true, sort: 3 });
+      expect(message(store, 'm')).toMatchObject({
+        content: 'ab',
+        graphPath: [AGENT_NODE],
+        isInProcess: true,
+        isStructuredResponse: true,
+        sort: 3,
+      });
       store.apply(assistant('m', { content: 'c', isInProcess: false, graphPath: ['final'], isDelta: true }));
-      expect(message(store, 'm')).toMatchObject({ content: 'abc', graphPath: ['final'], isInProcess: false, isStructuredResponse: true, sort: 3 });
+      expect(message(store, 'm')).toMatchObject({
+        content: 'abc',
+        graphPath: ['final'],
+        isInProcess: false,
+        isStructuredResponse: true,
+        sort: 3,
+      });
     });
 
     it('2.8 isDelta: false replaces the message whole', () => {
       const store = createThreadStore();
-      store.apply(assistant('m', { content: 'draft', thinking: 'hmm', graphPath: [AGENT_NODE], isInProcess: true, isDelta: true, sort: 3 }));
+      store.apply(
+        assistant('m', {
+          content: 'draft',
+          thinking: 'hmm',
+          graphPath: [AGENT_NODE],
+          isInProcess: true,
+          isDelta: true,
+          sort: 3,
+        }),
+      );
       store.apply(assistant('m', { content: 'Final text.', isDelta: false, sort: 3 }));
       expect(message(store, 'm')).toEqual({
         id: 'm',
@@ -153,7 +284,9 @@ describe('createThreadStore', () => {
     it('null optional fields read as absent', () => {
       const store = createThreadStore();
       store.apply(assistant('m', { content: 'x', isDelta: true, sort: 1 }));
-      store.apply(assistant('m', { content: null, thinking: null, graphPath: null, toolCall: null, sort: null, isDelta: true }));
+      store.apply(
+        assistant('m', { content: null, thinking: null, graphPath: null, toolCall: null, sort: null, isDelta: true }),
+      );
       expect(message(store, 'm')).toMatchObject({ content: 'x', thinking: '', graphPath: [], sort: 1 });
     });
   });
@@ -167,9 +300,23 @@ describe('createThreadStore', () => {
       const replay = [
         EXAMPLE[0],
         EXAMPLE[1],
-        assistant('cdfe1a84', { content: '', thinking: 'The user wants ...', graphPath: [AGENT_NODE], isStructuredResponse: false, isInProcess: true, isDelta: false, sort: 3 }),
+        assistant('cdfe1a84', {
+          content: '',
+          thinking: 'The user wants ...',
+          graphPath: [AGENT_NODE],
+          isStructuredResponse: false,
+          isInProcess: true,
+          isDelta: false,
+          sort: 3,
+        }),
         EXAMPLE[4],
-        assistant('f1a2', { content: 'Revenue grew 12% over six months.', graphPath: ['final'], isInProcess: false, isDelta: false, sort: 8 }),
+        assistant('f1a2', {
+          content: 'Revenue grew 12% over six months.',
+          graphPath: ['final'],
+          isInProcess: false,
+          isDelta: false,
+          sort: 8,
+        }),
         EXAMPLE[7],
         EXAMPLE[8],
       ];
@@ -183,9 +330,20 @@ describe('createThreadStore', () => {
 
     it('service-behaviour 1 __suspended__: the resumed reply replays, then continues, without duplicates', () => {
       const store = createThreadStore();
-      const lines = [EXAMPLE[0], EXAMPLE[1], assistant('a', { content: 'Partial', isDelta: false, isInProcess: true, sort: 3 })];
+      const lines = [
+        EXAMPLE[0],
+        EXAMPLE[1],
+        assistant('a', { content: 'Partial', isDelta: false, isInProcess: true, sort: 3 }),
+      ];
       for (const line of lines) store.apply(line);
-      store.apply({ id: '__suspended__', type: 'suspend', code: 'chat_suspended', retryable: true, messageId: '1732512345678-message', error: 'Server restarting' });
+      store.apply({
+        id: '__suspended__',
+        type: 'suspend',
+        code: 'chat_suspended',
+        retryable: true,
+        messageId: '1732512345678-message',
+        error: 'Server restarting',
+      });
       expect(store.getSnapshot().status).toBe('suspended');
       for (const line of lines) store.apply(line);
       expect(store.getSnapshot().status).toBe('streaming');
@@ -198,7 +356,13 @@ describe('createThreadStore', () => {
   describe('order by sort (2.8, service-behaviour 1)', () => {
     it('2.8 sort: messages are ordered by sort, whatever the arrival order', () => {
       const store = createThreadStore();
-      for (const [id, sort] of [['c', 30], ['a', 10], ['d', 40], ['b', 20]] as const) store.apply(assistant(id, { content: id, sort }));
+      for (const [id, sort] of [
+        ['c', 30],
+        ['a', 10],
+        ['d', 40],
+        ['b', 20],
+      ] as const)
+        store.apply(assistant(id, { content: id, sort }));
       expect(ids(store)).toEqual(['a', 'b', 'c', 'd']);
     });
 
@@ -212,7 +376,12 @@ describe('createThreadStore', () => {
 
     it('2.8 sort: a message whose sort changes moves', () => {
       const store = createThreadStore();
-      for (const [id, sort] of [['a', 1], ['b', 2], ['c', 3]] as const) store.apply(assistant(id, { sort }));
+      for (const [id, sort] of [
+        ['a', 1],
+        ['b', 2],
+        ['c', 3],
+      ] as const)
+        store.apply(assistant(id, { sort }));
       store.apply(assistant('a', { sort: 9, isDelta: true }));
       expect(ids(store)).toEqual(['b', 'c', 'a']);
       store.apply(assistant('a', { sort: 2 }));
@@ -255,7 +424,11 @@ describe('createThreadStore', () => {
         store.apply(assistant('m10', { sort: 10_000, isDelta: true }));
         store.apply(assistant('m4999', { sort: -1, isDelta: true }));
         store.apply(assistant('m20', { content: 'y', sort: 20 }));
-        const expected = [4999, ...Array.from({ length: 5000 }, (_, index) => index).filter((n) => n !== 10 && n !== 4999), 10];
+        const expected = [
+          4999,
+          ...Array.from({ length: 5000 }, (_, index) => index).filter((n) => n !== 10 && n !== 4999),
+          10,
+        ];
         expect(ids(store)).toEqual(expected.map((n) => `m${n}`));
         // A message without sort takes the highest one so far, after the holder of the highest moved down.
         store.apply(assistant('m10', { sort: 3, isDelta: true }));
@@ -323,7 +496,14 @@ describe('createThreadStore', () => {
     it('service-behaviour 1 __suspended__: suspended until the resumed reply’s __cutoff__', () => {
       const store = createThreadStore();
       store.apply(EXAMPLE[0]);
-      store.apply({ id: '__suspended__', type: 'suspend', code: 'chat_suspended', retryable: true, messageId: '1732512345678-message', error: 'Server restarting' });
+      store.apply({
+        id: '__suspended__',
+        type: 'suspend',
+        code: 'chat_suspended',
+        retryable: true,
+        messageId: '1732512345678-message',
+        error: 'Server restarting',
+      });
       expect(store.getSnapshot().status).toBe('suspended');
       store.end();
       expect(store.getSnapshot().status).toBe('suspended');
@@ -380,7 +560,16 @@ describe('createThreadStore', () => {
       const store = createThreadStore({ onInvalidLine });
       store.apply(EXAMPLE[1]);
       const before = store.getSnapshot();
-      const bad = [null, 42, 'text', [], { id: 'm' }, { id: 'm', role: 'robot' }, { id: '__cutoff__' }, { id: 'x', role: 'user', content: 3 }];
+      const bad = [
+        null,
+        42,
+        'text',
+        [],
+        { id: 'm' },
+        { id: 'm', role: 'robot' },
+        { id: '__cutoff__' },
+        { id: 'x', role: 'user', content: 3 },
+      ];
       for (const value of bad) expect(() => store.apply(value)).not.toThrow();
       expect(onInvalidLine).toHaveBeenCalledTimes(bad.length);
       for (const [index, value] of bad.entries()) {
@@ -407,7 +596,11 @@ describe('createThreadStore', () => {
       store.apply(EXAMPLE[4]);
       expect(store.getSnapshot().messages).toHaveLength(1);
       const done = message(store, '4849adb2');
-      expect(done.toolCall).toMatchObject({ status: 'complete', input: { searchQuery: 'revenue trends' }, result: { kind: 'serviceMeta', value: JSON.parse(META_RESULT) as unknown } });
+      expect(done.toolCall).toMatchObject({
+        status: 'complete',
+        input: { searchQuery: 'revenue trends' },
+        result: { kind: 'serviceMeta', value: JSON.parse(META_RESULT) as unknown },
+      });
       expect(done.toolCall?.raw.result).toBe(META_RESULT);
       expect(done).toMatchObject({ graphPath: TOOLS, isInProcess: false, sort: 6 });
     });
@@ -423,7 +616,10 @@ describe('createThreadStore', () => {
       store.apply({ ...EXAMPLE[4], isInProcess: true });
       expect(message(store, '4849adb2')).not.toBe(snapshot.messages[0]);
       expect(message(store, '4849adb2').toolCall).toBe(first);
-      store.apply({ ...EXAMPLE[4], toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}', result: '{"error":"timeout"}' } });
+      store.apply({
+        ...EXAMPLE[4],
+        toolCall: { name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}', result: '{"error":"timeout"}' },
+      });
       expect(message(store, '4849adb2').toolCall).toMatchObject({ status: 'error', error: 'timeout', source: 'tool' });
     });
 
@@ -445,13 +641,28 @@ describe('createThreadStore', () => {
 
     it('2.8 tool error: the result’s error string is an error state of the tool call', () => {
       const store = createThreadStore();
-      store.apply(assistant('t', { toolCall: { name: 'serviceSqlApi', input: '{"sqlQuery":"SELECT 1"}', result: '{"error":"Column not found"}' }, graphPath: TOOLS, sort: 4 }));
-      expect(message(store, 't').toolCall).toMatchObject({ status: 'error', error: 'Column not found', source: 'tool', input: { sqlQuery: 'SELECT 1' } });
+      store.apply(
+        assistant('t', {
+          toolCall: { name: 'serviceSqlApi', input: '{"sqlQuery":"SELECT 1"}', result: '{"error":"Column not found"}' },
+          graphPath: TOOLS,
+          sort: 4,
+        }),
+      );
+      expect(message(store, 't').toolCall).toMatchObject({
+        status: 'error',
+        error: 'Column not found',
+        source: 'tool',
+        input: { sqlQuery: 'SELECT 1' },
+      });
     });
 
     it('bad tool JSON is an error state of the tool call, not a crash', () => {
       const store = createThreadStore();
-      expect(() => store.apply(assistant('t', { toolCall: { name: 'serviceSqlApi', input: '{"sqlQuery":', result: '{}' }, sort: 4 }))).not.toThrow();
+      expect(() =>
+        store.apply(
+          assistant('t', { toolCall: { name: 'serviceSqlApi', input: '{"sqlQuery":', result: '{}' }, sort: 4 }),
+        ),
+      ).not.toThrow();
       expect(message(store, 't').toolCall).toMatchObject({ status: 'error', source: 'parse' });
       store.apply(assistant('u', { toolCall: { name: 'serviceSqlApi', input: '{}', result: '{"data":[' }, sort: 5 }));
       expect(message(store, 'u').toolCall).toMatchObject({ status: 'error', source: 'parse' });
@@ -730,7 +941,13 @@ describe('createThreadStore', () => {
             sort: fc.integer({ min: 0, max: 6 }),
             isInProcess: fc.boolean(),
             isStructuredResponse: fc.boolean(),
-            graphPath: fc.constantFrom<string[]>([AGENT_NODE], [AGENT_NODE, 'tools'], ['final'], ['final', 'x'], ['final', 'x', 'y']),
+            graphPath: fc.constantFrom<string[]>(
+              [AGENT_NODE],
+              [AGENT_NODE, 'tools'],
+              ['final'],
+              ['final', 'x'],
+              ['final', 'x', 'y'],
+            ),
           },
           { requiredKeys: ['id', 'role'] },
         ),
@@ -753,20 +970,26 @@ describe('createThreadStore', () => {
 
     it('messages, order and final answer match after every line', () => {
       fc.assert(
-        fc.property(fc.array(lineArbitrary, { maxLength: 60 }), fc.array(fc.boolean(), { maxLength: 60 }), (lines, reads) => {
-          const store = createThreadStore();
-          for (const [index, line] of lines.entries()) {
-            store.apply('noise' in line ? line.noise : line);
-            // Read at random points: a lazily built snapshot must be right whenever it is read.
-            if (reads[index] || index === lines.length - 1) {
-              const expected = reference(lines.slice(0, index + 1));
-              const { messages, finalAnswer } = store.getSnapshot();
-              expect(messages.map(({ toolCall: _toolCall, ...rest }) => rest)).toEqual(expected);
-              const expectedFinal = [...expected].reverse().find((m) => m.role === 'assistant' && m.graphPath[0] === 'final' && m.graphPath.length <= 2);
-              expect(finalAnswer?.id).toBe(expectedFinal?.id);
+        fc.property(
+          fc.array(lineArbitrary, { maxLength: 60 }),
+          fc.array(fc.boolean(), { maxLength: 60 }),
+          (lines, reads) => {
+            const store = createThreadStore();
+            for (const [index, line] of lines.entries()) {
+              store.apply('noise' in line ? line.noise : line);
+              // Read at random points: a lazily built snapshot must be right whenever it is read.
+              if (reads[index] || index === lines.length - 1) {
+                const expected = reference(lines.slice(0, index + 1));
+                const { messages, finalAnswer } = store.getSnapshot();
+                expect(messages.map(({ toolCall: _toolCall, ...rest }) => rest)).toEqual(expected);
+                const expectedFinal = [...expected]
+                  .reverse()
+                  .find((m) => m.role === 'assistant' && m.graphPath[0] === 'final' && m.graphPath.length <= 2);
+                expect(finalAnswer?.id).toBe(expectedFinal?.id);
+              }
             }
-          }
-        }),
+          },
+        ),
         { numRuns: 400 },
       );
     });

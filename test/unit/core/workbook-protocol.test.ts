@@ -53,7 +53,9 @@ describe('slug', () => {
   });
 
   it('4.1 workbookBySlugPath normalises and percent-encodes the slug', () => {
-    expect(workbookBySlugPath(42, ' Q3 Review/Draft ')).toBe('/api/v1/deployments/42/workbooks/by-slug/q3%20review%2Fdraft');
+    expect(workbookBySlugPath(42, ' Q3 Review/Draft ')).toBe(
+      '/api/v1/deployments/42/workbooks/by-slug/q3%20review%2Fdraft',
+    );
   });
 });
 
@@ -88,7 +90,9 @@ describe('validateCreateWorkbookInput', () => {
   });
 
   it(`2.3 / 8 meta.dashboardDraft.app.entry: at most ${MAX_APP_ENTRY_LENGTH} characters`, () => {
-    const ok = { meta: { dashboardDraft: { kind: 'APP', app: { entry: 'e'.repeat(255), files: { 'index.html': '<p>' } } } } };
+    const ok = {
+      meta: { dashboardDraft: { kind: 'APP', app: { entry: 'e'.repeat(255), files: { 'index.html': '<p>' } } } },
+    };
     expect(validateCreateWorkbookInput(ok).ok).toBe(true);
     const long = { meta: { dashboardDraft: { kind: 'APP', app: { entry: 'e'.repeat(256) } } } };
     expect(problemsOf(long)).toEqual(['meta.dashboardDraft.app.entry: must be at most 255 characters (it has 256)']);
@@ -267,7 +271,9 @@ const snapshot = {
   kind: 'vega',
   spec: { mark: 'bar' },
   fillMissingRows: { member: 'orders.created_at', excludedDimensions: null },
-  periodComparisons: [{ measure: 'orders.count', timeDimension: 'orders.created_at', offset: { amount: 1, unit: 'year' }, outputs: null }],
+  periodComparisons: [
+    { measure: 'orders.count', timeDimension: 'orders.created_at', offset: { amount: 1, unit: 'year' }, outputs: null },
+  ],
   preferences: { columnFormats: { revenue: { type: 'currency', decimalPlaces: 2 } } },
 };
 const dashboard = {
@@ -310,46 +316,77 @@ describe('resources (2.1, 2.4, 2.5, 2.6)', () => {
     expect(validateResourceOwner(owner).ok).toBe(true);
     expect(validateResourceOwner({ id: 7, email: 'a@b.c' }).ok).toBe(true);
     expect(problems(validateResourceOwner({ id: 7 }))).toEqual([expect.stringMatching(/^owner\.email: /)]);
-    expect(problems(validateResourceOwner({ id: 1.5, email: 'a@b.c' }))).toEqual([expect.stringMatching(/^owner\.id: .*whole number/)]);
+    expect(problems(validateResourceOwner({ id: 1.5, email: 'a@b.c' }))).toEqual([
+      expect.stringMatching(/^owner\.id: .*whole number/),
+    ]);
   });
 
   it('2.5 ReportSnapshot: ids and versionNumber required; kind enum; spec a string or an object; nested shapes', () => {
     expect(validateReportSnapshot(snapshot).ok).toBe(true);
-    expect(validateReportSnapshot({ id: 1, reportId: 2, versionNumber: 1, spec: '{"mark":"bar"}', kind: null }).ok).toBe(true);
-    expect(problems(validateReportSnapshot({ id: 1, reportId: 2 }))).toEqual([expect.stringMatching(/^reportSnapshot\.versionNumber: /)]);
-    expect(problems(validateReportSnapshot({ ...snapshot, kind: 'pie' }))).toEqual([expect.stringMatching(/^reportSnapshot\.kind: .*vega, table, kpi, html, map/)]);
-    expect(problems(validateReportSnapshot({ ...snapshot, spec: 3 }))).toEqual([expect.stringMatching(/^reportSnapshot\.spec: /)]);
-    expect(problems(validateReportSnapshot({ ...snapshot, periodComparisons: [{ measure: 'm', timeDimension: 't', offset: { amount: 1 } }] }))).toEqual([
-      expect.stringMatching(/^reportSnapshot\.periodComparisons\[0\]\.offset\.unit: /),
+    expect(
+      validateReportSnapshot({ id: 1, reportId: 2, versionNumber: 1, spec: '{"mark":"bar"}', kind: null }).ok,
+    ).toBe(true);
+    expect(problems(validateReportSnapshot({ id: 1, reportId: 2 }))).toEqual([
+      expect.stringMatching(/^reportSnapshot\.versionNumber: /),
     ]);
-    expect(problems(validateReportSnapshot({ ...snapshot, preferences: { columnFormats: { revenue: { type: 'money' } } } }))).toEqual([
+    expect(problems(validateReportSnapshot({ ...snapshot, kind: 'pie' }))).toEqual([
+      expect.stringMatching(/^reportSnapshot\.kind: .*vega, table, kpi, html, map/),
+    ]);
+    expect(problems(validateReportSnapshot({ ...snapshot, spec: 3 }))).toEqual([
+      expect.stringMatching(/^reportSnapshot\.spec: /),
+    ]);
+    expect(
+      problems(
+        validateReportSnapshot({
+          ...snapshot,
+          periodComparisons: [{ measure: 'm', timeDimension: 't', offset: { amount: 1 } }],
+        }),
+      ),
+    ).toEqual([expect.stringMatching(/^reportSnapshot\.periodComparisons\[0\]\.offset\.unit: /)]);
+    expect(
+      problems(validateReportSnapshot({ ...snapshot, preferences: { columnFormats: { revenue: { type: 'money' } } } })),
+    ).toEqual([
       expect.stringMatching(/^reportSnapshot\.preferences\.columnFormats\.revenue\.type: .*currency, percent, number/),
     ]);
   });
 
   it('2.4 Dashboard: required fields, status enum, allowEmbed boolean, config and snapshots checked', () => {
     expect(validateDashboard(dashboard).ok).toBe(true);
-    expect(problems(validateDashboard({ ...dashboard, status: 'live' }))).toEqual([expect.stringMatching(/^dashboard\.status: .*draft, published, archived/)]);
-    expect(problems(validateDashboard({ ...dashboard, allowEmbed: 'yes' }))).toEqual([expect.stringMatching(/^dashboard\.allowEmbed: /)]);
+    expect(problems(validateDashboard({ ...dashboard, status: 'live' }))).toEqual([
+      expect.stringMatching(/^dashboard\.status: .*draft, published, archived/),
+    ]);
+    expect(problems(validateDashboard({ ...dashboard, allowEmbed: 'yes' }))).toEqual([
+      expect.stringMatching(/^dashboard\.allowEmbed: /),
+    ]);
     expect(problems(validateDashboard({ ...dashboard, config: { widgets: [{ id: 'w', type: 'CHART' }] } }))).toEqual([
       expect.stringMatching(/^dashboard\.config\.widgets\[0\]\.position: /),
     ]);
     const { reportSnapshots: _omitted, ...withoutSnapshots } = dashboard;
-    expect(problems(validateDashboard(withoutSnapshots))).toEqual([expect.stringMatching(/^dashboard\.reportSnapshots: /)]);
+    expect(problems(validateDashboard(withoutSnapshots))).toEqual([
+      expect.stringMatching(/^dashboard\.reportSnapshots: /),
+    ]);
   });
 
   it('2.1 Workbook: required fields, date or date-time timestamps, type enum, nested dashboard and owner; unknown fields pass', () => {
     const result = validateWorkbook(workbook);
     expect(result.ok).toBe(true);
     if (result.ok) expect(result.value).toMatchObject({ aFieldAddedLater: true });
-    expect(problems(validateWorkbook({ ...workbook, createdAt: 'yesterday' }))).toEqual([expect.stringMatching(/^workbook\.createdAt: .*ISO date/)]);
-    expect(problems(validateWorkbook({ ...workbook, type: 'SHEET' }))).toEqual([expect.stringMatching(/^workbook\.type: .*FOLDER, WORKBOOK, REPORT/)]);
-    expect(problems(validateWorkbook({ ...workbook, user: { id: 7 } }))).toEqual([expect.stringMatching(/^workbook\.user\.email: /)]);
+    expect(problems(validateWorkbook({ ...workbook, createdAt: 'yesterday' }))).toEqual([
+      expect.stringMatching(/^workbook\.createdAt: .*ISO date/),
+    ]);
+    expect(problems(validateWorkbook({ ...workbook, type: 'SHEET' }))).toEqual([
+      expect.stringMatching(/^workbook\.type: .*FOLDER, WORKBOOK, REPORT/),
+    ]);
+    expect(problems(validateWorkbook({ ...workbook, user: { id: 7 } }))).toEqual([
+      expect.stringMatching(/^workbook\.user\.email: /),
+    ]);
     expect(problems(validateWorkbook({ ...workbook, publishedDashboard: { ...dashboard, versionId: 'v3' } }))).toEqual([
       expect.stringMatching(/^workbook\.publishedDashboard\.versionId: /),
     ]);
     const { calculatedFields: _omitted, ...withoutCalculatedFields } = workbook;
-    expect(problems(validateWorkbook(withoutCalculatedFields))).toEqual([expect.stringMatching(/^workbook\.calculatedFields: /)]);
+    expect(problems(validateWorkbook(withoutCalculatedFields))).toEqual([
+      expect.stringMatching(/^workbook\.calculatedFields: /),
+    ]);
     expect(validateWorkbook({ ...workbook, publishedDashboard: null, user: null, dashboardDraft: null }).ok).toBe(true);
   });
 });

@@ -29,20 +29,27 @@ describe('behaviour 3 data API authentication', () => {
     await emulator.close();
   });
 
-  const meta = (headers: Record<string, string>, dataUrl = emulator.dataUrl) => fetch(`${dataUrl}/v1/meta`, { headers });
+  const meta = (headers: Record<string, string>, dataUrl = emulator.dataUrl) =>
+    fetch(`${dataUrl}/v1/meta`, { headers });
 
   it('3 no Authorization header: 403 {"error":"Authorization header isn\'t set"}', async () => {
     const response = await meta({});
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: AUTHORIZATION_HEADER_NOT_SET });
-    const load = await fetch(`${emulator.dataUrl}/v1/load`, { method: 'POST', body: JSON.stringify({ query: { measures: ['orders.count'] } }) });
+    const load = await fetch(`${emulator.dataUrl}/v1/load`, {
+      method: 'POST',
+      body: JSON.stringify({ query: { measures: ['orders.count'] } }),
+    });
     expect(load.status).toBe(403);
     expect(await load.json()).toEqual({ error: "Authorization header isn't set" });
   });
 
   it('3 an invalid token: 403 {"error":"Invalid token"}', async () => {
     const otherDeployment = await dataToken({}, 2);
-    const wrongSecret = await signDeploymentToken({ ...WORLD, deployments: [{ ...WORLD.deployments[0]!, jwtSecret: 'not-the-secret-of-deployment-one' }] }, {});
+    const wrongSecret = await signDeploymentToken(
+      { ...WORLD, deployments: [{ ...WORLD.deployments[0]!, jwtSecret: 'not-the-secret-of-deployment-one' }] },
+      {},
+    );
     for (const token of ['garbage', otherDeployment, wrongSecret, `Bearer ${wrongSecret}`]) {
       const response = await meta({ authorization: token });
       expect(response.status).toBe(403);
@@ -80,12 +87,21 @@ describe('5 API key authentication (the middleware every feature uses)', () => {
   beforeAll(() => {
     emulator = createEmulatorApp();
     const probe = new Hono<EmulatorEnv>();
-    const deploymentOfPath = (c: { req: { param: (name: string) => string | undefined } }) => Number(c.req.param('deploymentId'));
-    probe.get('/management/:deploymentId', requireApiKey(emulator.context, { scheme: 'Bearer', deploymentId: deploymentOfPath }), (c) => {
-      const caller = c.get('caller');
-      return c.json({ key: caller.kind === 'apiKey' ? caller.apiKey.key : null });
-    });
-    probe.post('/embed/:deploymentId', requireApiKey(emulator.context, { scheme: 'Api-Key', admin: true, deploymentId: deploymentOfPath }), (c) => c.json({ ok: true }));
+    const deploymentOfPath = (c: { req: { param: (name: string) => string | undefined } }) =>
+      Number(c.req.param('deploymentId'));
+    probe.get(
+      '/management/:deploymentId',
+      requireApiKey(emulator.context, { scheme: 'Bearer', deploymentId: deploymentOfPath }),
+      (c) => {
+        const caller = c.get('caller');
+        return c.json({ key: caller.kind === 'apiKey' ? caller.apiKey.key : null });
+      },
+    );
+    probe.post(
+      '/embed/:deploymentId',
+      requireApiKey(emulator.context, { scheme: 'Api-Key', admin: true, deploymentId: deploymentOfPath }),
+      (c) => c.json({ ok: true }),
+    );
     probe.get('/boom', () => {
       throw new Error('something broke');
     });
@@ -97,10 +113,22 @@ describe('5 API key authentication (the middleware every feature uses)', () => {
   });
 
   const request = (path: string, authorization?: string, init: RequestInit = {}) =>
-    emulator.app.request(path, { ...init, headers: { ...(authorization === undefined ? {} : { authorization }), ...(init.headers as Record<string, string>) } });
+    emulator.app.request(path, {
+      ...init,
+      headers: {
+        ...(authorization === undefined ? {} : { authorization }),
+        ...(init.headers as Record<string, string>),
+      },
+    });
 
   it('5 rule 3: missing, malformed or unknown credentials are 401 {"error"}', async () => {
-    for (const authorization of [undefined, 'Basic abc', `Bearer`, `Api-Key ${ADMIN_API_KEY}`, 'Bearer svc_unknown_key']) {
+    for (const authorization of [
+      undefined,
+      'Basic abc',
+      `Bearer`,
+      `Api-Key ${ADMIN_API_KEY}`,
+      'Bearer svc_unknown_key',
+    ]) {
       const response = await request('/probe/management/1', authorization);
       expect(response.status, String(authorization)).toBe(401);
       expect(await response.json()).toEqual({ error: expect.any(String) });
@@ -124,9 +152,13 @@ describe('5 API key authentication (the middleware every feature uses)', () => {
   });
 
   it('5 rule 6: for chat, Authorization wins over X-Service-Auth-Token', async () => {
-    const both = await request('/probe/chat-credential', `Api-Key ${ADMIN_API_KEY}`, { headers: { 'x-service-auth-token': 'jwt' } });
+    const both = await request('/probe/chat-credential', `Api-Key ${ADMIN_API_KEY}`, {
+      headers: { 'x-service-auth-token': 'jwt' },
+    });
     expect(await both.json()).toEqual({ kind: 'apiKey', key: ADMIN_API_KEY });
-    const tokenOnly = await request('/probe/chat-credential', undefined, { headers: { 'x-service-auth-token': 'jwt' } });
+    const tokenOnly = await request('/probe/chat-credential', undefined, {
+      headers: { 'x-service-auth-token': 'jwt' },
+    });
     expect(await tokenOnly.json()).toEqual({ kind: 'token', token: 'jwt' });
     expect(await (await request('/probe/chat-credential')).json()).toEqual({ kind: 'missing' });
   });

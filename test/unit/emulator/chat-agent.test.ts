@@ -35,9 +35,15 @@ describe('scripted analyst: intents by keyword', () => {
     expect(detectIntent('revenue by month')).toMatchObject({ range: { from: '2024-01-01', to: '2026-01-01' } });
     expect(detectIntent('revenue by month in 2024')).toMatchObject({ range: { from: '2024-01-01', to: '2025-01-01' } });
     expect(detectIntent('sales in 2025')).toMatchObject({ range: { from: '2025-01-01', to: '2026-01-01' } });
-    expect(detectIntent('revenue for the last 6 months')).toMatchObject({ range: { from: '2025-07-01', to: '2026-01-01' } });
-    expect(detectIntent('revenue for the past 1 month')).toMatchObject({ range: { from: '2025-12-01', to: '2026-01-01' } });
-    expect(detectIntent('revenue over the last 60 months')).toMatchObject({ range: { from: '2024-01-01', to: '2026-01-01' } });
+    expect(detectIntent('revenue for the last 6 months')).toMatchObject({
+      range: { from: '2025-07-01', to: '2026-01-01' },
+    });
+    expect(detectIntent('revenue for the past 1 month')).toMatchObject({
+      range: { from: '2025-12-01', to: '2026-01-01' },
+    });
+    expect(detectIntent('revenue over the last 60 months')).toMatchObject({
+      range: { from: '2024-01-01', to: '2026-01-01' },
+    });
   });
 });
 
@@ -70,7 +76,13 @@ describe('2.8 serviceMeta results come from the real metadata', () => {
         type: 'view',
         title: orders.title,
         members: [
-          { name: revenue.name, title: revenue.title, description: revenue.description, type: revenue.type, aggType: revenue.aggType },
+          {
+            name: revenue.name,
+            title: revenue.title,
+            description: revenue.description,
+            type: revenue.type,
+            aggType: revenue.aggType,
+          },
           { name: createdAt.name, title: createdAt.title, description: createdAt.description, type: createdAt.type },
         ],
       },
@@ -78,7 +90,9 @@ describe('2.8 serviceMeta results come from the real metadata', () => {
   });
 
   it('the fallback search finds members by word, and nothing for unrelated words', () => {
-    expect(membersMatching('customer segment')).toEqual(expect.arrayContaining(['orders.customer_segment', 'customers.segment']));
+    expect(membersMatching('customer segment')).toEqual(
+      expect.arrayContaining(['orders.customer_segment', 'customers.segment']),
+    );
     expect(membersMatching('weather in Paris')).toEqual([]);
   });
 });
@@ -87,7 +101,18 @@ describe('behaviour 1 official default chart style', () => {
   it('font Inter, label colour #43436B, the ten-colour category palette in order', () => {
     expect(DEFAULT_CHART_STYLE.font).toBe('Inter, sans-serif');
     expect(DEFAULT_CHART_STYLE.labelColor).toBe('#43436B');
-    expect(DEFAULT_CHART_STYLE.palette).toEqual(['#4E79A7', '#F28E2B', '#E15759', '#76B7B2', '#59A14F', '#EDC948', '#B07AA1', '#FF9DA7', '#9C755F', '#BAB0AC']);
+    expect(DEFAULT_CHART_STYLE.palette).toEqual([
+      '#4E79A7',
+      '#F28E2B',
+      '#E15759',
+      '#76B7B2',
+      '#59A14F',
+      '#EDC948',
+      '#B07AA1',
+      '#FF9DA7',
+      '#9C755F',
+      '#BAB0AC',
+    ]);
     const config = chartConfig() as { font: string; axis: { labelColor: string }; range: { category: string[] } };
     expect(config.font).toBe('Inter, sans-serif');
     expect(config.axis.labelColor).toBe('#43436B');
@@ -107,9 +132,12 @@ describe('fault injection syntax (x-emulator-fault, chatFault)', () => {
     expect(parseChatFaults(' ')).toEqual({ ok: true, faults: {} });
   });
 
-  it.each(['cut-after', 'cut-after=x', 'cut-after=-1', 'status=200', 'status=700', 'explode', 'delay=1=2'])('refuses "%s"', (text) => {
-    expect(parseChatFaults(text).ok).toBe(false);
-  });
+  it.each(['cut-after', 'cut-after=x', 'cut-after=-1', 'status=200', 'status=700', 'explode', 'delay=1=2'])(
+    'refuses "%s"',
+    (text) => {
+      expect(parseChatFaults(text).ok).toBe(false);
+    },
+  );
 });
 
 describe('fetchWithFaultOnce', () => {
@@ -117,7 +145,11 @@ describe('fetchWithFaultOnce', () => {
     const seen: { url: string; fault: string | null; auth: string | null }[] = [];
     const base = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const headers = new Headers(init?.headers);
-      seen.push({ url: input instanceof Request ? input.url : String(input), fault: headers.get(CHAT_FAULT_HEADER), auth: headers.get('authorization') });
+      seen.push({
+        url: input instanceof Request ? input.url : String(input),
+        fault: headers.get(CHAT_FAULT_HEADER),
+        auth: headers.get('authorization'),
+      });
       return new Response(null, { status: 204 });
     }) as typeof fetch;
     const faulty = fetchWithFaultOnce('cut-after=3', base);

@@ -4,10 +4,27 @@
  * partner app does (4.4, 3, behaviour 1), including the faults the client must survive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatClient, type ChatClientOptions, type ChatStreamLine, type ResubscribeEvent } from '../../../src/core/chat-client';
-import { ServiceAuthError, ServiceHttpError, ServiceStreamError, StreamingInProgressError } from '../../../src/core/errors';
+import {
+  createChatClient,
+  type ChatClientOptions,
+  type ChatStreamLine,
+  type ResubscribeEvent,
+} from '../../../src/core/chat-client';
+import {
+  ServiceAuthError,
+  ServiceHttpError,
+  ServiceStreamError,
+  StreamingInProgressError,
+} from '../../../src/core/errors';
 import { createThreadStore, type ChatMessage } from '../../../src/core/thread-store';
-import { ACCOUNT_NAME, ADMIN_API_KEY, createManualClock, fetchWithFaultOnce, startEmulator, type RunningEmulator } from '../../../src/emulator';
+import {
+  ACCOUNT_NAME,
+  ADMIN_API_KEY,
+  createManualClock,
+  fetchWithFaultOnce,
+  startEmulator,
+  type RunningEmulator,
+} from '../../../src/emulator';
 import { chat, chatToken, type Line } from './chat-helpers';
 
 let emulator: RunningEmulator;
@@ -24,7 +41,13 @@ const alice = { externalId: 'alice@partner.test' };
 const fast = { baseDelayMs: 1, maxDelayMs: 2 };
 
 function client(options: Partial<ChatClientOptions> = {}) {
-  return createChatClient({ url: emulator.aiUrl, auth: { apiKey: ADMIN_API_KEY }, sessionSettings: alice, resubscribe: fast, ...options });
+  return createChatClient({
+    url: emulator.aiUrl,
+    auth: { apiKey: ADMIN_API_KEY },
+    sessionSettings: alice,
+    resubscribe: fast,
+    ...options,
+  });
 }
 
 /** Streams into a new thread store and returns it with the lines. */
@@ -66,15 +89,23 @@ describe('4.4 createChatClient + createThreadStore against the emulator', () => 
     expect(snapshot.finalAnswer?.content).toMatch(/top 10 customers/);
     expect(snapshot.usage?.llmCalls).toBe(3);
     const sql = snapshot.messages.find((message) => message.toolCall?.name === 'serviceSqlApi')!;
-    expect(sql.toolCall).toMatchObject({ status: 'complete', result: { kind: 'serviceSqlApi', value: { totalRows: 10 } } });
+    expect(sql.toolCall).toMatchObject({
+      status: 'complete',
+      result: { kind: 'serviceSqlApi', value: { totalRows: 10 } },
+    });
     expectSameThread(snapshot.messages, await threadOf(snapshot.chatId!));
   });
 
   it('5 rule 5 a deployment token (refreshed by a getter), on the agent path and the deployment form', async () => {
     const token = () => chatToken(clock, { externalId: 'pat@partner.test', scope: ['chat'] });
-    const agent = await run(createChatClient({ url: emulator.aiUrl, auth: { token } }).stream({ input: 'revenue by region' }));
+    const agent = await run(
+      createChatClient({ url: emulator.aiUrl, auth: { token } }).stream({ input: 'revenue by region' }),
+    );
     expect(agent.snapshot.finalAnswer?.content).toMatch(/Revenue by region/);
-    const deployment = createChatClient({ url: `${emulator.url}/api/v1/public/${ACCOUNT_NAME}/deployments/1`, auth: { token } });
+    const deployment = createChatClient({
+      url: `${emulator.url}/api/v1/public/${ACCOUNT_NAME}/deployments/1`,
+      auth: { token },
+    });
     const viaDeployment = await run(deployment.stream({ input: 'orders by status' }));
     expect(viaDeployment.snapshot.finalAnswer?.content).toMatch(/orders/);
   });
@@ -99,7 +130,10 @@ describe('4.4 createChatClient + createThreadStore against the emulator', () => 
 
   it('behaviour 1 suspend and resume: __suspended__ makes the client resend the same body; replay then continuation', async () => {
     const events: ResubscribeEvent[] = [];
-    const faulty = client({ fetch: fetchWithFaultOnce('suspend-after=12'), onResubscribe: (event) => events.push(event) });
+    const faulty = client({
+      fetch: fetchWithFaultOnce('suspend-after=12'),
+      onResubscribe: (event) => events.push(event),
+    });
     const { snapshot, seen } = await run(faulty.stream({ input: 'How many orders are in each status?' }));
     expect(events.map((event) => event.reason)).toEqual(['suspended']);
     expect(seen.filter((line) => line.id === '__cutoff__')).toHaveLength(1);
@@ -121,24 +155,32 @@ describe('4.4 createChatClient + createThreadStore against the emulator', () => 
     expect(store.getSnapshot().finalAnswer).toBeUndefined();
   });
 
-  it('3, 7 a new message while the thread streams: StreamingInProgressError; abort of another user\'s thread: 403', async () => {
+  it("3, 7 a new message while the thread streams: StreamingInProgressError; abort of another user's thread: 403", async () => {
     const chatClient = client({ fetch: fetchWithFaultOnce('hold-after=4') });
     const lines = chatClient.stream({ input: 'orders by status' });
     const store = createThreadStore();
     for (let index = 0; index < 4; index += 1) store.apply((await lines.next()).value);
     const chatId = store.getSnapshot().chatId!;
-    await expect(run(client().stream({ input: 'revenue by region', chatId }))).rejects.toBeInstanceOf(StreamingInProgressError);
+    await expect(run(client().stream({ input: 'revenue by region', chatId }))).rejects.toBeInstanceOf(
+      StreamingInProgressError,
+    );
     const mallory = client({ sessionSettings: { externalId: 'mallory' } });
-    await expect(mallory.abort(chatId)).rejects.toSatisfy((error: unknown) => ServiceHttpError.isInstance(error) && (error as ServiceHttpError).status === 403);
+    await expect(mallory.abort(chatId)).rejects.toSatisfy(
+      (error: unknown) => ServiceHttpError.isInstance(error) && (error as ServiceHttpError).status === 403,
+    );
     await chatClient.abort(chatId);
     for await (const line of lines) store.apply(line);
     expect(store.getSnapshot().status).toBe('aborted');
   });
 
   it('7 server failure: status=500 is a ServiceHttpError; error-after is a ServiceStreamError', async () => {
-    await expect(run(client({ fetch: fetchWithFaultOnce('server-error') }).stream({ input: 'orders by status' }))).rejects.toSatisfy(
+    await expect(
+      run(client({ fetch: fetchWithFaultOnce('server-error') }).stream({ input: 'orders by status' })),
+    ).rejects.toSatisfy(
       (error: unknown) => ServiceHttpError.isInstance(error) && (error as ServiceHttpError).status === 500,
     );
-    await expect(run(client({ fetch: fetchWithFaultOnce('error-after=3') }).stream({ input: 'orders by status' }))).rejects.toBeInstanceOf(ServiceStreamError);
+    await expect(
+      run(client({ fetch: fetchWithFaultOnce('error-after=3') }).stream({ input: 'orders by status' })),
+    ).rejects.toBeInstanceOf(ServiceStreamError);
   });
 });

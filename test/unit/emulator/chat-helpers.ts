@@ -54,7 +54,11 @@ export function parseLines(text: string): Line[] {
 }
 
 /** A chat request read to its end: status, content type, lines. */
-export async function chat(emulator: RunningEmulator, body: unknown, options: PostOptions = {}): Promise<{ status: number; type: string | null; lines: Line[]; text: string }> {
+export async function chat(
+  emulator: RunningEmulator,
+  body: unknown,
+  options: PostOptions = {},
+): Promise<{ status: number; type: string | null; lines: Line[]; text: string }> {
   const response = await post(emulator, body, options);
   const text = await response.text();
   let lines: Line[] = [];
@@ -132,11 +136,17 @@ export function fold(lines: readonly Line[]): Map<string, Line> {
 }
 
 /** The `toolCall` of the result line of the first tool call named `name`, parsed. */
-export function toolResult(lines: readonly Line[], name: string): { input: Record<string, unknown>; result: Record<string, unknown> } | undefined {
+export function toolResult(
+  lines: readonly Line[],
+  name: string,
+): { input: Record<string, unknown>; result: Record<string, unknown> } | undefined {
   for (const line of lines) {
     const toolCall = line['toolCall'] as { name: string; input: string; result?: string } | undefined;
     if (toolCall?.name === name && toolCall.result !== undefined) {
-      return { input: JSON.parse(toolCall.input) as Record<string, unknown>, result: JSON.parse(toolCall.result) as Record<string, unknown> };
+      return {
+        input: JSON.parse(toolCall.input) as Record<string, unknown>,
+        result: JSON.parse(toolCall.result) as Record<string, unknown>,
+      };
     }
   }
   return undefined;
@@ -144,11 +154,18 @@ export function toolResult(lines: readonly Line[], name: string): { input: Recor
 
 /** The final answer (4.4) among folded messages. */
 export function finalAnswer(lines: readonly Line[]): Line | undefined {
-  return [...fold(lines).values()].filter((message) => (message['graphPath'] as string[] | undefined)?.[0] === 'final').at(-1);
+  return [...fold(lines).values()]
+    .filter((message) => (message['graphPath'] as string[] | undefined)?.[0] === 'final')
+    .at(-1);
 }
 
 /** A chat deployment token for deployment `deploymentId`, issued at the clock's time. */
-export function chatToken(clock: Clock, claims: Record<string, unknown>, deploymentId = 1, expiresInSeconds = 3600): Promise<string> {
+export function chatToken(
+  clock: Clock,
+  claims: Record<string, unknown>,
+  deploymentId = 1,
+  expiresInSeconds = 3600,
+): Promise<string> {
   return signDeploymentToken(WORLD, { deploymentId, claims, now: clock.now(), expiresInSeconds });
 }
 

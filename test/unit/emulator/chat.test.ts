@@ -30,7 +30,18 @@ import {
 import { DEFAULT_EPHEMERAL_TTL_SECONDS, externalUserKey } from '../../../src/emulator/state';
 import { CHAT_FAULT_HEADER, CHAT_PACE_HEADER } from '../../../src/emulator/features/chat';
 import { sqlRows } from './helpers';
-import { chat, chatIdOf, chatToken, finalAnswer, fold, newMessageId, open, post, toolResult, type Line } from './chat-helpers';
+import {
+  chat,
+  chatIdOf,
+  chatToken,
+  finalAnswer,
+  fold,
+  newMessageId,
+  open,
+  post,
+  toolResult,
+  type Line,
+} from './chat-helpers';
 
 let emulator: RunningEmulator;
 const clock = createManualClock(Date.now());
@@ -44,10 +55,18 @@ afterAll(async () => {
 
 const alice = { externalId: 'alice@partner.test' };
 const bob = { externalId: 'bob@partner.test' };
-const ask = (input: string, extra: Record<string, unknown> = {}) => ({ input, messageId: newMessageId(), sessionSettings: alice, ...extra });
-const deploymentBase = (deploymentId: number) => `${emulator.url}/api/v1/public/${ACCOUNT_NAME}/deployments/${deploymentId}`;
-const rpcError = (text: string) => JSON.parse(text) as { jsonrpc: string; error: { code: number; message: string }; id: unknown };
-const externalUser = (externalId: string) => emulator.context.state.externalUsers.get(externalUserKey(ACCOUNT_NAME, externalId));
+const ask = (input: string, extra: Record<string, unknown> = {}) => ({
+  input,
+  messageId: newMessageId(),
+  sessionSettings: alice,
+  ...extra,
+});
+const deploymentBase = (deploymentId: number) =>
+  `${emulator.url}/api/v1/public/${ACCOUNT_NAME}/deployments/${deploymentId}`;
+const rpcError = (text: string) =>
+  JSON.parse(text) as { jsonrpc: string; error: { code: number; message: string }; id: unknown };
+const externalUser = (externalId: string) =>
+  emulator.context.state.externalUsers.get(externalUserKey(ACCOUNT_NAME, externalId));
 
 // -------------------------------------------------------------------------------------------------
 
@@ -62,7 +81,11 @@ describe('4.4, behaviour 1 endpoints', () => {
 
   it('7 unknown account or agent: 404', async () => {
     const body = ask('revenue by month');
-    for (const base of [`${emulator.url}/api/v1/public/globex/agents/1`, `${emulator.url}/api/v1/public/acme/agents/99`, deploymentBase(42)]) {
+    for (const base of [
+      `${emulator.url}/api/v1/public/globex/agents/1`,
+      `${emulator.url}/api/v1/public/acme/agents/99`,
+      deploymentBase(42),
+    ]) {
       const response = await post(emulator, body, { base });
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: expect.any(String) });
@@ -72,7 +95,11 @@ describe('4.4, behaviour 1 endpoints', () => {
 
   it('behaviour 1 deployment form accepts the deployment token', async () => {
     const token = await chatToken(clock, { externalId: 'dora@partner.test', scope: ['chat'] });
-    const { status, lines } = await chat(emulator, { input: 'orders by status', messageId: newMessageId() }, { base: deploymentBase(1), auth: { token } });
+    const { status, lines } = await chat(
+      emulator,
+      { input: 'orders by status', messageId: newMessageId() },
+      { base: deploymentBase(1), auth: { token } },
+    );
     expect(status).toBe(200);
     expect(finalAnswer(lines)?.['content']).toMatch(/orders/);
   });
@@ -94,13 +121,28 @@ describe('5, 7 authentication', () => {
     const cases: { name: string; auth: Parameters<typeof post>[2] }[] = [
       { name: 'no credential', auth: { auth: 'none' } },
       { name: 'unknown API key', auth: { auth: { apiKey: 'svc_not_a_key' } } },
-      { name: 'Authorization with another scheme', auth: { auth: 'none', headers: { authorization: `Bearer ${ADMIN_API_KEY}` } } },
+      {
+        name: 'Authorization with another scheme',
+        auth: { auth: 'none', headers: { authorization: `Bearer ${ADMIN_API_KEY}` } },
+      },
       { name: 'a token that is not a JWT', auth: { auth: { token: 'garbage' } } },
       { name: 'a token of deployment 2', auth: { auth: { token: await chatToken(clock, valid, 2) } } },
-      { name: 'a token without externalId or sub', auth: { auth: { token: await chatToken(clock, { scope: ['chat'] }) } } },
-      { name: 'a token without the chat scope', auth: { auth: { token: await chatToken(clock, { externalId: 'erin', scope: ['data'] }) } } },
-      { name: 'a scope that is not an array', auth: { auth: { token: await chatToken(clock, { externalId: 'erin', scope: 'chat' }) } } },
-      { name: 'a token on a deployment without token auth (2)', auth: { auth: { token: await chatToken(clock, valid, 2) }, base: deploymentBase(2) } },
+      {
+        name: 'a token without externalId or sub',
+        auth: { auth: { token: await chatToken(clock, { scope: ['chat'] }) } },
+      },
+      {
+        name: 'a token without the chat scope',
+        auth: { auth: { token: await chatToken(clock, { externalId: 'erin', scope: ['data'] }) } },
+      },
+      {
+        name: 'a scope that is not an array',
+        auth: { auth: { token: await chatToken(clock, { externalId: 'erin', scope: 'chat' }) } },
+      },
+      {
+        name: 'a token on a deployment without token auth (2)',
+        auth: { auth: { token: await chatToken(clock, valid, 2) }, base: deploymentBase(2) },
+      },
     ];
     for (const { name, auth } of cases) {
       const response = await post(emulator, { input: 'orders by status', messageId: newMessageId() }, auth);
@@ -116,16 +158,28 @@ describe('5, 7 authentication', () => {
 
   it('5 rule 7 an expired token is rejected (the emulator clock decides)', async () => {
     const token = await chatToken(clock, { externalId: 'erin', scope: ['chat'] }, 1, 60);
-    expect((await chat(emulator, { input: 'orders by status', messageId: newMessageId() }, { auth: { token } })).lines.at(-1)?.['id']).toBe('__usage__');
+    expect(
+      (await chat(emulator, { input: 'orders by status', messageId: newMessageId() }, { auth: { token } })).lines.at(
+        -1,
+      )?.['id'],
+    ).toBe('__usage__');
     clock.advance(61_000);
-    const { status, text } = await chat(emulator, { input: 'orders by status', messageId: newMessageId() }, { auth: { token } });
+    const { status, text } = await chat(
+      emulator,
+      { input: 'orders by status', messageId: newMessageId() },
+      { auth: { token } },
+    );
     expect(status).toBe(200);
     expect(rpcError(text).error.code).toBe(-32001);
   });
 
   it('5 rule 6 Authorization wins when both are sent', async () => {
     const token = await chatToken(clock, { externalId: 'erin', scope: ['chat'] });
-    const keyLoses = await chat(emulator, { input: 'orders by status', messageId: newMessageId() }, { auth: { apiKey: 'svc_not_a_key' }, headers: { 'x-service-auth-token': token } });
+    const keyLoses = await chat(
+      emulator,
+      { input: 'orders by status', messageId: newMessageId() },
+      { auth: { apiKey: 'svc_not_a_key' }, headers: { 'x-service-auth-token': token } },
+    );
     expect(rpcError(keyLoses.text).error.code).toBe(-32001);
     const keyWins = await chat(emulator, ask('orders by status'), { headers: { 'x-service-auth-token': 'garbage' } });
     expect(keyWins.lines.at(-1)?.['id']).toBe('__usage__');
@@ -140,19 +194,33 @@ describe('5, 7 authentication', () => {
   it('5 rules 2, 3 a personal key (chat provisions users) and a key scoped elsewhere are refused with 403', async () => {
     expect((await post(emulator, ask('orders by status'), { auth: { apiKey: PERSONAL_API_KEY } })).status).toBe(403);
     // The scoped key covers deployment 1, the deployment of agent 1.
-    expect((await chat(emulator, ask('orders by status'), { auth: { apiKey: SCOPED_ADMIN_API_KEY } })).status).toBe(200);
+    expect((await chat(emulator, ask('orders by status'), { auth: { apiKey: SCOPED_ADMIN_API_KEY } })).status).toBe(
+      200,
+    );
   });
 
   it('5 rule 5 token: externalId lowercased (else sub), sessionSettings ignored, the user provisioned from the claims', async () => {
-    const token = await chatToken(clock, { externalId: 'Frank@Partner.TEST', scope: ['chat'], email: 'frank@partner.test', plan: 'gold' });
-    const { status } = await chat(emulator, { input: 'orders by status', messageId: newMessageId(), sessionSettings: { externalId: 'NOT VALID' } }, { auth: { token } });
+    const token = await chatToken(clock, {
+      externalId: 'Frank@Partner.TEST',
+      scope: ['chat'],
+      email: 'frank@partner.test',
+      plan: 'gold',
+    });
+    const { status } = await chat(
+      emulator,
+      { input: 'orders by status', messageId: newMessageId(), sessionSettings: { externalId: 'NOT VALID' } },
+      { auth: { token } },
+    );
     expect(status).toBe(200);
     const frank = externalUser('frank@partner.test');
     expect(frank).toMatchObject({ source: 'chat', email: 'frank@partner.test', securityContext: { plan: 'gold' } });
     expect(externalUser('not valid')).toBeUndefined();
 
     const bySub = await chatToken(clock, { sub: 'Gina', scope: ['chat'] });
-    expect((await chat(emulator, { input: 'orders by status', messageId: newMessageId() }, { auth: { token: bySub } })).status).toBe(200);
+    expect(
+      (await chat(emulator, { input: 'orders by status', messageId: newMessageId() }, { auth: { token: bySub } }))
+        .status,
+    ).toBe(200);
     expect(externalUser('gina')).toMatchObject({ source: 'chat' });
   });
 });
@@ -167,14 +235,26 @@ describe('2.8, 3, 8 chat users', () => {
       { internalId: 'ada@acme.test', groups: ['sales'] },
       { externalId: 'x', isEphemeral: 'no' },
     ];
-    for (const sessionSettings of bad) expect((await post(emulator, ask('orders by status', { sessionSettings }))).status).toBe(400);
-    const attribute = await post(emulator, ask('orders by status', { sessionSettings: { externalId: 'h', userAttributes: [{ name: 'favourite_colour', value: 'red' }] } }));
+    for (const sessionSettings of bad)
+      expect((await post(emulator, ask('orders by status', { sessionSettings }))).status).toBe(400);
+    const attribute = await post(
+      emulator,
+      ask('orders by status', {
+        sessionSettings: { externalId: 'h', userAttributes: [{ name: 'favourite_colour', value: 'red' }] },
+      }),
+    );
     expect(attribute.status).toBe(400);
     expect(((await attribute.json()) as { error: string }).error).toContain(USER_ATTRIBUTES_NOT_FOUND);
-    const group = await post(emulator, ask('orders by status', { sessionSettings: { externalId: 'h', groups: ['sales', 'pirates'] } }));
+    const group = await post(
+      emulator,
+      ask('orders by status', { sessionSettings: { externalId: 'h', groups: ['sales', 'pirates'] } }),
+    );
     expect(group.status).toBe(400);
     expect(await group.json()).toEqual({ error: 'Groups with names pirates not found' });
-    const internal = await post(emulator, ask('orders by status', { sessionSettings: { internalId: 'nobody@acme.test' } }));
+    const internal = await post(
+      emulator,
+      ask('orders by status', { sessionSettings: { internalId: 'nobody@acme.test' } }),
+    );
     expect(internal.status).toBe(400);
   });
 
@@ -208,40 +288,80 @@ describe('2.8, 3, 8 chat users', () => {
       for (let index = persistent; index < MAX_NON_EPHEMERAL_CHAT_USERS - 1; index += 1) {
         const externalId = `filler-${index}`;
         users.set(externalUserKey(ACCOUNT_NAME, externalId), {
-          id: 100_000 + index, externalId, embedTenantName: ACCOUNT_NAME, profile: {}, attributes: new Map(), groups: new Set(), source: 'chat', createdAt: 0, updatedAt: 0,
+          id: 100_000 + index,
+          externalId,
+          embedTenantName: ACCOUNT_NAME,
+          profile: {},
+          attributes: new Map(),
+          groups: new Set(),
+          source: 'chat',
+          createdAt: 0,
+          updatedAt: 0,
         });
       }
-      const last = await chat(isolated, ask('orders by status', { sessionSettings: { externalId: 'the-10000th', isEphemeral: false } }));
+      const last = await chat(
+        isolated,
+        ask('orders by status', { sessionSettings: { externalId: 'the-10000th', isEphemeral: false } }),
+      );
       expect(last.status).toBe(200);
-      const refused = await post(isolated, ask('orders by status', { sessionSettings: { externalId: 'one-too-many', isEphemeral: false } }));
+      const refused = await post(
+        isolated,
+        ask('orders by status', { sessionSettings: { externalId: 'one-too-many', isEphemeral: false } }),
+      );
       expect(refused.status).toBe(400);
       expect(((await refused.json()) as { error: string }).error).toMatch(/10000 non-ephemeral/);
-      expect((await chat(isolated, ask('orders by status', { sessionSettings: { externalId: 'just-visiting' } }))).status).toBe(200);
+      expect(
+        (await chat(isolated, ask('orders by status', { sessionSettings: { externalId: 'just-visiting' } }))).status,
+      ).toBe(200);
     } finally {
       await isolated.close();
     }
   });
 
-  it('2.8 userAttributes persist per user and restrict the agent\'s SQL (row-level security)', async () => {
-    const emea = await chat(emulator, ask('revenue by region', { sessionSettings: { externalId: 'nia', userAttributes: [{ name: 'region', value: 'EMEA' }] } }));
-    expect(toolResult(emea.lines, 'serviceSqlApi')!.result['data']).toEqual([['EMEA', expect.any(String), expect.any(String)]]);
+  it("2.8 userAttributes persist per user and restrict the agent's SQL (row-level security)", async () => {
+    const emea = await chat(
+      emulator,
+      ask('revenue by region', {
+        sessionSettings: { externalId: 'nia', userAttributes: [{ name: 'region', value: 'EMEA' }] },
+      }),
+    );
+    expect(toolResult(emea.lines, 'serviceSqlApi')!.result['data']).toEqual([
+      ['EMEA', expect.any(String), expect.any(String)],
+    ]);
     // Not sent again: the stored value still applies.
     const again = await chat(emulator, ask('revenue by region', { sessionSettings: { externalId: 'nia' } }));
-    expect((toolResult(again.lines, 'serviceSqlApi')!.result['data'] as string[][]).map((row) => row[0])).toEqual(['EMEA']);
+    expect((toolResult(again.lines, 'serviceSqlApi')!.result['data'] as string[][]).map((row) => row[0])).toEqual([
+      'EMEA',
+    ]);
     // `null` clears it.
-    const cleared = await chat(emulator, ask('revenue by region', { sessionSettings: { externalId: 'nia', userAttributes: [{ name: 'region', value: null }] } }));
+    const cleared = await chat(
+      emulator,
+      ask('revenue by region', {
+        sessionSettings: { externalId: 'nia', userAttributes: [{ name: 'region', value: null }] },
+      }),
+    );
     expect((toolResult(cleared.lines, 'serviceSqlApi')!.result['data'] as string[][]).length).toBe(4);
   });
 
-  it('2.8 internalId: the internal user\'s own attributes apply (ben sees EMEA only)', async () => {
-    const { lines } = await chat(emulator, ask('revenue by region', { sessionSettings: { internalId: 'ben@acme.test' } }));
+  it("2.8 internalId: the internal user's own attributes apply (ben sees EMEA only)", async () => {
+    const { lines } = await chat(
+      emulator,
+      ask('revenue by region', { sessionSettings: { internalId: 'ben@acme.test' } }),
+    );
     expect((toolResult(lines, 'serviceSqlApi')!.result['data'] as string[][]).map((row) => row[0])).toEqual(['EMEA']);
   });
 
-  it('5 rule 5 with a token, the agent queries with the token\'s security context', async () => {
+  it("5 rule 5 with a token, the agent queries with the token's security context", async () => {
     const token = await chatToken(clock, { externalId: 'omar', scope: ['chat'], allowed_regions: ['APAC', 'LATAM'] });
-    const { lines } = await chat(emulator, { input: 'revenue by region', messageId: newMessageId() }, { auth: { token } });
-    expect((toolResult(lines, 'serviceSqlApi')!.result['data'] as string[][]).map((row) => row[0]).sort()).toEqual(['APAC', 'LATAM']);
+    const { lines } = await chat(
+      emulator,
+      { input: 'revenue by region', messageId: newMessageId() },
+      { auth: { token } },
+    );
+    expect((toolResult(lines, 'serviceSqlApi')!.result['data'] as string[][]).map((row) => row[0]).sort()).toEqual([
+      'APAC',
+      'LATAM',
+    ]);
   });
 });
 
@@ -262,7 +382,12 @@ describe('2.8, 4.4, behaviour 1 the streamed answer', () => {
   });
 
   it('behaviour 1 __cutoff__ first: state { isStreaming, chatId }, sort 0', () => {
-    expect(lines[0]).toEqual({ id: '__cutoff__', role: 'assistant', state: { isStreaming: false, chatId: expect.stringMatching(/^[0-9a-f-]{36}$/) }, sort: 0 });
+    expect(lines[0]).toEqual({
+      id: '__cutoff__',
+      role: 'assistant',
+      state: { isStreaming: false, chatId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      sort: 0,
+    });
   });
 
   it('4.4 the user echo second: id = messageId, isDelta false', () => {
@@ -274,7 +399,13 @@ describe('2.8, 4.4, behaviour 1 the streamed answer', () => {
     for (const line of lines.slice(2)) {
       const id = String(line['id']);
       const toolCall = line['toolCall'] as { name: string } | undefined;
-      const kind = id.startsWith('__') ? id : toolCall ? toolCall.name : (line['graphPath'] as string[])[0] === 'final' ? 'final' : 'thinking';
+      const kind = id.startsWith('__')
+        ? id
+        : toolCall
+          ? toolCall.name
+          : (line['graphPath'] as string[])[0] === 'final'
+            ? 'final'
+            : 'thinking';
       if (order.at(-1) !== kind) order.push(kind);
     }
     expect(order).toEqual(['thinking', 'serviceMeta', 'thinking', 'serviceSqlApi', 'final', '__state__', '__usage__']);
@@ -285,7 +416,13 @@ describe('2.8, 4.4, behaviour 1 the streamed answer', () => {
     const deltas = thinking.filter((line) => line['isDelta'] === true);
     expect(deltas.length).toBeGreaterThan(4);
     for (const delta of deltas) {
-      expect(delta).toMatchObject({ role: 'assistant', content: '', graphPath: [AGENT_NODE], isInProcess: true, isStructuredResponse: false });
+      expect(delta).toMatchObject({
+        role: 'assistant',
+        content: '',
+        graphPath: [AGENT_NODE],
+        isInProcess: true,
+        isStructuredResponse: false,
+      });
       expect(String(delta['thinking']).trim().split(/\s+/).length).toBeLessThanOrEqual(3);
     }
     for (const [id, message] of fold(thinking)) {
@@ -304,7 +441,9 @@ describe('2.8, 4.4, behaviour 1 the streamed answer', () => {
       expect(start).toMatchObject({ isInProcess: true, isDelta: false, graphPath: [AGENT_NODE, 'tools'] });
       expect((start['toolCall'] as Record<string, unknown>)['result']).toBeUndefined();
       expect(end).toMatchObject({ isInProcess: false, graphPath: [AGENT_NODE, 'tools'] });
-      expect((end['toolCall'] as Record<string, unknown>)['input']).toBe((start['toolCall'] as Record<string, unknown>)['input']);
+      expect((end['toolCall'] as Record<string, unknown>)['input']).toBe(
+        (start['toolCall'] as Record<string, unknown>)['input'],
+      );
     }
   });
 
@@ -313,7 +452,11 @@ describe('2.8, 4.4, behaviour 1 the streamed answer', () => {
     expect(toolInput).toEqual({ searchQuery: expect.any(String) });
     expect(result['searchQuery']).toBe(toolInput['searchQuery']);
     const meta = metaResponse();
-    for (const cube of result['cubes'] as { name: string; type: string; members: { name: string; type: string; title: string; aggType?: string }[] }[]) {
+    for (const cube of result['cubes'] as {
+      name: string;
+      type: string;
+      members: { name: string; type: string; title: string; aggType?: string }[];
+    }[]) {
       const real = meta.cubes.find((candidate) => candidate.name === cube.name)!;
       expect(cube.type).toBe(real.type);
       for (const member of cube.members) {
@@ -327,17 +470,43 @@ describe('2.8, 4.4, behaviour 1 the streamed answer', () => {
 
   it('2.8, behaviour 1 serviceSqlApi: the input fields, SQL over 2024–2025 run on DuckDB, rows as strings', async () => {
     const { input: toolInput, result } = toolResult(lines, 'serviceSqlApi')!;
-    expect(Object.keys(toolInput).sort()).toEqual(['description', 'memoryId', 'queryTitle', 'sqlQuery', 'userRequest', 'vegaSpec']);
+    expect(Object.keys(toolInput).sort()).toEqual([
+      'description',
+      'memoryId',
+      'queryTitle',
+      'sqlQuery',
+      'userRequest',
+      'vegaSpec',
+    ]);
     expect(toolInput['userRequest']).toBe(input);
     // "Last 6 months" counts back from the end of the data, whatever the clock says.
     expect(toolInput['sqlQuery']).toContain("TIMESTAMP '2025-07-01'");
     expect(toolInput['sqlQuery']).toContain("TIMESTAMP '2026-01-01'");
-    expect(result).toMatchObject({ sqlQuery: toolInput['sqlQuery'], queryTitle: toolInput['queryTitle'], description: toolInput['description'], userRequest: input, totalRows: 6, uuid: expect.any(String) });
+    expect(result).toMatchObject({
+      sqlQuery: toolInput['sqlQuery'],
+      queryTitle: toolInput['queryTitle'],
+      description: toolInput['description'],
+      userRequest: input,
+      totalRows: 6,
+      uuid: expect.any(String),
+    });
     const data = result['data'] as unknown[][];
-    expect(data.map((row) => String(row[0]).slice(0, 7))).toEqual(['2025-07', '2025-08', '2025-09', '2025-10', '2025-11', '2025-12']);
+    expect(data.map((row) => String(row[0]).slice(0, 7))).toEqual([
+      '2025-07',
+      '2025-08',
+      '2025-09',
+      '2025-10',
+      '2025-11',
+      '2025-12',
+    ]);
     for (const row of data) for (const value of row) expect(typeof value).toBe('string');
-    expect((result['schema'] as { name: string; column_type: string }[]).map((column) => column.name)).toEqual(['month', 'revenue', 'orders']);
-    for (const column of result['schema'] as { column_type: string }[]) expect(['String', 'Int64', 'Double', 'Timestamp', 'Boolean']).toContain(column.column_type);
+    expect((result['schema'] as { name: string; column_type: string }[]).map((column) => column.name)).toEqual([
+      'month',
+      'revenue',
+      'orders',
+    ]);
+    for (const column of result['schema'] as { column_type: string }[])
+      expect(['String', 'Int64', 'Double', 'Timestamp', 'Boolean']).toContain(column.column_type);
     // The same SQL on the data API gives the same rows: it really ran.
     expect(await sqlRows(emulator, await chatToken(clock, {}), String(toolInput['sqlQuery']))).toEqual(data);
   });
@@ -349,7 +518,12 @@ describe('2.8, 4.4, behaviour 1 the streamed answer', () => {
     expect(spec['$schema']).toBe('https://vega.github.io/schema/vega-lite/v5.json');
     expect(spec['data']).toBeUndefined();
     expect(JSON.stringify(spec)).not.toMatch(/"values"/);
-    const config = spec['config'] as { font: string; axis: { labelColor: string }; legend: { labelColor: string }; range: { category: string[] } };
+    const config = spec['config'] as {
+      font: string;
+      axis: { labelColor: string };
+      legend: { labelColor: string };
+      range: { category: string[] };
+    };
     expect(config.font).toBe(DEFAULT_CHART_STYLE.font);
     expect(config.axis.labelColor).toBe(DEFAULT_CHART_STYLE.labelColor);
     expect(config.legend.labelColor).toBe(DEFAULT_CHART_STYLE.labelColor);
@@ -367,13 +541,17 @@ describe('2.8, 4.4, behaviour 1 the streamed answer', () => {
     expect(closing['content']).toBe(deltas.map((delta) => delta['content']).join(''));
     const data = toolResult(lines, 'serviceSqlApi')!.result['data'] as string[][];
     const total = data.reduce((sum, row) => sum + Number(row[1]), 0);
-    expect(closing['content']).toContain(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(total));
+    expect(closing['content']).toContain(
+      new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(total),
+    );
   });
 
   it('behaviour 1 __state__ near the end carries the thread in the foreign serialisation', () => {
     const state = lines.at(-2)!;
     expect(state).toMatchObject({ id: '__state__', isDelta: false });
-    const messages = (state['state'] as { messages: { lc: number; type: string; id: string[]; kwargs: Record<string, unknown> }[] }).messages;
+    const messages = (
+      state['state'] as { messages: { lc: number; type: string; id: string[]; kwargs: Record<string, unknown> }[] }
+    ).messages;
     expect(messages[0]).toMatchObject({ lc: 1, type: 'constructor', kwargs: { content: input } });
     expect(messages[0]!.id.at(-1)).toBe('HumanMessage');
     expect(messages.at(-1)!.id.at(-1)).toBe('AIMessage');
@@ -398,7 +576,8 @@ describe('2.8, 4.4, behaviour 1 the streamed answer', () => {
 
   it('2.8 sort orders the messages; a new message id never reuses an earlier sort', () => {
     const firstSort = new Map<string, number>();
-    for (const line of lines.slice(1, -1)) if (!firstSort.has(String(line['id']))) firstSort.set(String(line['id']), Number(line['sort']));
+    for (const line of lines.slice(1, -1))
+      if (!firstSort.has(String(line['id']))) firstSort.set(String(line['id']), Number(line['sort']));
     const sorts = [...firstSort.values()];
     expect(sorts).toEqual([...sorts].sort((a, b) => a - b));
     expect(new Set(sorts).size).toBe(sorts.length);
@@ -426,7 +605,11 @@ describe('2.8, 8 the other intents', () => {
 
   it('7 a failing query: serviceSqlApi result {"error"}, and a final answer that explains it', async () => {
     const { lines } = await chat(emulator, ask("What's our profit margin?"));
-    const sqlLine = lines.find((line) => (line['toolCall'] as { name: string; result?: string } | undefined)?.name === 'serviceSqlApi' && (line['toolCall'] as { result?: string }).result !== undefined)!;
+    const sqlLine = lines.find(
+      (line) =>
+        (line['toolCall'] as { name: string; result?: string } | undefined)?.name === 'serviceSqlApi' &&
+        (line['toolCall'] as { result?: string }).result !== undefined,
+    )!;
     const parsed = parseToolCall(sqlLine['toolCall'] as { name: string; input: string; result: string });
     expect(parsed).toMatchObject({ status: 'error', source: 'tool' });
     const error = (parsed as { error: string }).error;
@@ -437,7 +620,9 @@ describe('2.8, 8 the other intents', () => {
 
   it('a question it cannot answer: a polite final answer without SQL', async () => {
     const { lines } = await chat(emulator, ask('What is the weather in Paris tomorrow?'));
-    expect(lines.some((line) => (line['toolCall'] as { name: string } | undefined)?.name === 'serviceSqlApi')).toBe(false);
+    expect(lines.some((line) => (line['toolCall'] as { name: string } | undefined)?.name === 'serviceSqlApi')).toBe(
+      false,
+    );
     expect(toolResult(lines, 'serviceMeta')!.result['cubes']).toEqual([]);
     expect(finalAnswer(lines)!['content']).toMatch(/sorry/i);
   });
@@ -475,10 +660,17 @@ describe('2.8, 3, 7 threads', () => {
     const chatId = chatIdOf(first.lines);
     const second = await chat(emulator, ask('revenue by region', { chatId }));
     expect(chatIdOf(second.lines)).toBe(chatId);
-    expect(Number(second.lines[1]!['sort'])).toBeGreaterThan(Math.max(...first.lines.map((line) => Number(line['sort'] ?? 0))));
+    expect(Number(second.lines[1]!['sort'])).toBeGreaterThan(
+      Math.max(...first.lines.map((line) => Number(line['sort'] ?? 0))),
+    );
 
     const read = await chat(emulator, { chatId, sessionSettings: alice });
-    expect(read.lines[0]).toEqual({ id: '__cutoff__', role: 'assistant', state: { isStreaming: false, chatId }, sort: 0 });
+    expect(read.lines[0]).toEqual({
+      id: '__cutoff__',
+      role: 'assistant',
+      state: { isStreaming: false, chatId },
+      sort: 0,
+    });
     const messages = read.lines.slice(1, -2);
     for (const message of messages) expect(message['isDelta']).toBe(false);
     const expected = [...fold(first.lines).values(), ...fold(second.lines).values()];
@@ -524,7 +716,12 @@ describe('3, 7 streaming state and abort', () => {
     const before = await first.take(6);
     const chatId = chatIdOf(before);
     const joined = await chat(emulator, { ...body, chatId });
-    expect(joined.lines[0]).toEqual({ id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId }, sort: 0 });
+    expect(joined.lines[0]).toEqual({
+      id: '__cutoff__',
+      role: 'assistant',
+      state: { isStreaming: true, chatId },
+      sort: 0,
+    });
     expect(joined.lines.slice(1, 6)).toEqual(before.slice(1));
     const rest = await first.rest();
     const all = [...before, ...rest];
@@ -534,13 +731,18 @@ describe('3, 7 streaming state and abort', () => {
     const read = await chat(emulator, { chatId, sessionSettings: alice });
     const messages = read.lines.slice(1, -2);
     expect(messages.filter((message) => message['role'] === 'user')).toHaveLength(1);
-    expect(messages.filter((message) => (message['graphPath'] as string[] | undefined)?.[0] === 'final')).toHaveLength(1);
+    expect(messages.filter((message) => (message['graphPath'] as string[] | undefined)?.[0] === 'final')).toHaveLength(
+      1,
+    );
   });
 
   it('3, 7, behaviour 1 another or no messageId while streaming: 409 {"error":"Streaming for thread is in progress"}', async () => {
     const first = await open(emulator, ask('orders by status'), { headers: { [CHAT_FAULT_HEADER]: 'hold-after=4' } });
     const chatId = chatIdOf(await first.take(4));
-    for (const body of [ask('revenue by region', { chatId }), { input: 'revenue by region', chatId, sessionSettings: alice }]) {
+    for (const body of [
+      ask('revenue by region', { chatId }),
+      { input: 'revenue by region', chatId, sessionSettings: alice },
+    ]) {
       const busy = await post(emulator, body);
       expect(busy.status).toBe(409);
       expect(await busy.json()).toEqual({ error: STREAMING_IN_PROGRESS });
@@ -571,7 +773,13 @@ describe('3, 7 streaming state and abort', () => {
     const chatId = chatIdOf((await chat(emulator, ask('orders by status'))).lines);
     expect((await post(emulator, { chatId }, { endpoint: 'abort' })).status).toBe(204);
     expect((await post(emulator, { chatId, sessionSettings: alice }, { endpoint: 'abort' })).status).toBe(204);
-    for (const raw of ['{', '[]', '{}', '{"chatId":""}', JSON.stringify({ chatId, sessionSettings: { externalId: 'UPPER' } })]) {
+    for (const raw of [
+      '{',
+      '[]',
+      '{}',
+      '{"chatId":""}',
+      JSON.stringify({ chatId, sessionSettings: { externalId: 'UPPER' } }),
+    ]) {
       expect((await post(emulator, undefined, { endpoint: 'abort', raw })).status, raw).toBe(400);
     }
     const noAuth = await post(emulator, { chatId }, { endpoint: 'abort', auth: 'none' });
@@ -611,14 +819,21 @@ describe('fault injection (x-emulator-fault header, chatFault option)', () => {
 
   it('status=N and server-error answer that status with {"error"}; nothing runs', async () => {
     const threads = emulator.context.state.threads.size;
-    const unavailable = await post(emulator, ask('orders by status'), { headers: { [CHAT_FAULT_HEADER]: 'status=503' } });
+    const unavailable = await post(emulator, ask('orders by status'), {
+      headers: { [CHAT_FAULT_HEADER]: 'status=503' },
+    });
     expect(unavailable.status).toBe(503);
     expect(await unavailable.json()).toEqual({ error: 'Injected fault: HTTP 503' });
-    const failed = await post(emulator, ask('orders by status'), { headers: { [CHAT_FAULT_HEADER]: 'delay=5, server-error' } });
+    const failed = await post(emulator, ask('orders by status'), {
+      headers: { [CHAT_FAULT_HEADER]: 'delay=5, server-error' },
+    });
     expect(failed.status).toBe(500);
     expect(await failed.json()).toEqual({ error: expect.any(String) });
     expect(emulator.context.state.threads.size).toBe(threads);
-    expect((await post(emulator, { chatId: 'x' }, { endpoint: 'abort', headers: { [CHAT_FAULT_HEADER]: 'server-error' } })).status).toBe(500);
+    expect(
+      (await post(emulator, { chatId: 'x' }, { endpoint: 'abort', headers: { [CHAT_FAULT_HEADER]: 'server-error' } }))
+        .status,
+    ).toBe(500);
   });
 
   it('an unknown directive: 400', async () => {
@@ -628,7 +843,9 @@ describe('fault injection (x-emulator-fault header, chatFault option)', () => {
   });
 
   it('error-after=N: an {"error"} line with no other field ends the response', async () => {
-    const { status, lines } = await chat(emulator, ask('orders by status'), { headers: { [CHAT_FAULT_HEADER]: 'error-after=3' } });
+    const { status, lines } = await chat(emulator, ask('orders by status'), {
+      headers: { [CHAT_FAULT_HEADER]: 'error-after=3' },
+    });
     expect(status).toBe(200);
     expect(lines).toHaveLength(4);
     expect(lines[3]).toEqual({ error: expect.any(String) });
@@ -639,7 +856,14 @@ describe('fault injection (x-emulator-fault header, chatFault option)', () => {
     const body = ask('orders by status');
     const suspended = await chat(emulator, body, { headers: { [CHAT_FAULT_HEADER]: 'suspend-after=5' } });
     expect(suspended.lines).toHaveLength(6);
-    expect(suspended.lines[5]).toEqual({ id: '__suspended__', type: 'suspend', code: 'chat_suspended', retryable: true, messageId: body.messageId, error: expect.any(String) });
+    expect(suspended.lines[5]).toEqual({
+      id: '__suspended__',
+      type: 'suspend',
+      code: 'chat_suspended',
+      retryable: true,
+      messageId: body.messageId,
+      error: expect.any(String),
+    });
     const chatId = chatIdOf(suspended.lines);
     const resumed = await chat(emulator, { ...body, chatId });
     expect(resumed.lines.slice(1, 5)).toEqual(suspended.lines.slice(1, 5));

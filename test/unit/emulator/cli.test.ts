@@ -13,8 +13,19 @@ describe('service-emulator CLI', () => {
   it('SIGINT during a runaway query exits with 0 long before the query timeout', async () => {
     // Bundled and run by Node itself, so the signal reaches the CLI and not a wrapper process.
     const outfile = resolve('node_modules/.cache/cli-test/cli.mjs');
-    await build({ entryPoints: ['src/emulator/cli.ts'], outfile, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
-    const child = spawn(process.execPath, [outfile, '--port', '0', '--query-timeout', '120000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await build({
+      entryPoints: ['src/emulator/cli.ts'],
+      outfile,
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    const child = spawn(process.execPath, [outfile, '--port', '0', '--query-timeout', '120000'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let output = '';
       const dataUrl = await new Promise<string>((resolve, reject) => {

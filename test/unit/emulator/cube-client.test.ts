@@ -6,7 +6,13 @@
  */
 import cube, { type Query } from '@cubejs-client/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_COUNT, ORDER_STATUSES, SLOW_QUERY_HEADER, startEmulator, type RunningEmulator } from '../../../src/emulator';
+import {
+  ORDER_COUNT,
+  ORDER_STATUSES,
+  SLOW_QUERY_HEADER,
+  startEmulator,
+  type RunningEmulator,
+} from '../../../src/emulator';
 import { dataToken, loadData, sqlRows } from './helpers';
 
 let emulator: RunningEmulator;
@@ -31,19 +37,35 @@ describe('@cubejs-client/core against the emulator', () => {
     const rows = resultSet.tablePivot();
     expect(rows).toHaveLength(ORDER_STATUSES.length);
     expect(rows.reduce((sum, row) => sum + Number(row['orders.count']), 0)).toBe(ORDER_COUNT);
-    expect(resultSet.rawData()).toEqual((await loadData(emulator, token, { measures: ['orders.count'], dimensions: ['orders.status'] })).data);
-    expect(resultSet.serialize().loadResponse).toMatchObject({ queryType: 'regularQuery', pivotQuery: { measures: ['orders.count'], queryType: 'regularQuery' }, slowQuery: false });
+    expect(resultSet.rawData()).toEqual(
+      (await loadData(emulator, token, { measures: ['orders.count'], dimensions: ['orders.status'] })).data,
+    );
+    expect(resultSet.serialize().loadResponse).toMatchObject({
+      queryType: 'regularQuery',
+      pivotQuery: { measures: ['orders.count'], queryType: 'regularQuery' },
+      slowQuery: false,
+    });
   });
 
   it('load() over POST (what the client does once the URL grows long) answers the same', async () => {
-    const query: Query = { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.status': 'asc' } };
+    const query: Query = {
+      measures: ['orders.count'],
+      dimensions: ['orders.status'],
+      order: { 'orders.status': 'asc' },
+    };
     const viaGet = await client({ method: 'GET' }).load(query);
     const viaPost = await client({ method: 'POST' }).load(query);
     expect(viaPost.tablePivot()).toEqual(viaGet.tablePivot());
     // A query whose URL passes 2,000 characters: the client switches to POST by itself.
     const long = await client().load({
       measures: ['orders.count'],
-      filters: [{ member: 'orders.customer_name', operator: 'notEquals', values: Array.from({ length: 200 }, (_, index) => `nobody-${index}`) }],
+      filters: [
+        {
+          member: 'orders.customer_name',
+          operator: 'notEquals',
+          values: Array.from({ length: 200 }, (_, index) => `nobody-${index}`),
+        },
+      ],
     });
     expect(Number(long.tablePivot()[0]?.['orders.count'])).toBe(ORDER_COUNT);
   });
@@ -51,10 +73,18 @@ describe('@cubejs-client/core against the emulator', () => {
   it('data blending: an array of queries is a blendingQuery whose chartPivot merges both measures by month', async () => {
     const byMonth = (measure: string): Query => ({
       measures: [measure],
-      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: ['2025-01-01', '2025-06-30'] }],
+      timeDimensions: [
+        { dimension: 'orders.created_at', granularity: 'month', dateRange: ['2025-01-01', '2025-06-30'] },
+      ],
     });
     const resultSet = await client().load([byMonth('orders.count'), byMonth('orders.total_revenue')]);
-    expect(resultSet.serialize().loadResponse).toMatchObject({ queryType: 'blendingQuery', pivotQuery: { measures: ['orders.count', 'orders.total_revenue'], timeDimensions: [{ dimension: 'time', granularity: 'month' }] } });
+    expect(resultSet.serialize().loadResponse).toMatchObject({
+      queryType: 'blendingQuery',
+      pivotQuery: {
+        measures: ['orders.count', 'orders.total_revenue'],
+        timeDimensions: [{ dimension: 'time', granularity: 'month' }],
+      },
+    });
     const points = resultSet.chartPivot();
     expect(points).toHaveLength(6);
     for (const point of points) {
@@ -65,16 +95,31 @@ describe('@cubejs-client/core against the emulator', () => {
   });
 
   it('every filter operator, nested and/or groups, through the client', async () => {
-    const count = async (filters: Query['filters']) => Number((await client().load({ measures: ['orders.count'], filters })).tablePivot()[0]?.['orders.count'] ?? 0);
-    const sqlCount = async (where: string) => Number((await sqlRows(emulator, token, `SELECT COUNT(*) FROM orders WHERE ${where}`))[0]?.[0]);
-    expect(await count([{ member: 'orders.customer_name', operator: 'notStartsWith', values: ['A'] }])).toBe(await sqlCount("customer_name NOT ILIKE 'A%'"));
-    expect(await count([{ member: 'orders.product_name', operator: 'notEndsWith', values: ['1'] }])).toBe(await sqlCount("product_name NOT LIKE '%1'"));
-    expect(await count([{ member: 'orders.created_at', operator: 'afterOrOnDate', values: ['2025-12-01'] }])).toBe(await sqlCount("created_at >= '2025-12-01'"));
-    expect(await count([{ member: 'orders.created_at', operator: 'beforeOrOnDate', values: ['2024-01-31'] }])).toBe(await sqlCount("created_at < '2024-02-01'"));
+    const count = async (filters: Query['filters']) =>
+      Number((await client().load({ measures: ['orders.count'], filters })).tablePivot()[0]?.['orders.count'] ?? 0);
+    const sqlCount = async (where: string) =>
+      Number((await sqlRows(emulator, token, `SELECT COUNT(*) FROM orders WHERE ${where}`))[0]?.[0]);
+    expect(await count([{ member: 'orders.customer_name', operator: 'notStartsWith', values: ['A'] }])).toBe(
+      await sqlCount("customer_name NOT ILIKE 'A%'"),
+    );
+    expect(await count([{ member: 'orders.product_name', operator: 'notEndsWith', values: ['1'] }])).toBe(
+      await sqlCount("product_name NOT LIKE '%1'"),
+    );
+    expect(await count([{ member: 'orders.created_at', operator: 'afterOrOnDate', values: ['2025-12-01'] }])).toBe(
+      await sqlCount("created_at >= '2025-12-01'"),
+    );
+    expect(await count([{ member: 'orders.created_at', operator: 'beforeOrOnDate', values: ['2024-01-31'] }])).toBe(
+      await sqlCount("created_at < '2024-02-01'"),
+    );
     const nested = await count([
       {
         or: [
-          { and: [{ member: 'orders.region', operator: 'equals', values: ['EMEA'] }, { member: 'orders.status', operator: 'equals', values: ['returned'] }] },
+          {
+            and: [
+              { member: 'orders.region', operator: 'equals', values: ['EMEA'] },
+              { member: 'orders.status', operator: 'equals', values: ['returned'] },
+            ],
+          },
           { member: 'orders.amount', operator: 'gt', values: ['900'] },
         ],
       },
@@ -84,7 +129,10 @@ describe('@cubejs-client/core against the emulator', () => {
 
   it('relative date ranges return rows: the data ends 2025-12-31', async () => {
     for (const dateRange of ['last 6 months', 'this year', 'last quarter']) {
-      const resultSet = await client().load({ measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange }] });
+      const resultSet = await client().load({
+        measures: ['orders.count'],
+        timeDimensions: [{ dimension: 'orders.created_at', dateRange }],
+      });
       expect(Number(resultSet.tablePivot()[0]?.['orders.count']), dateRange).toBeGreaterThan(0);
     }
   });

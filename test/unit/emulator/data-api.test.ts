@@ -41,13 +41,28 @@ describe('behaviour 3 /v1/meta', () => {
   it('3 meta lists the views with measures (type, aggType) and dimensions (type)', async () => {
     const response = await fetch(`${emulator.dataUrl}/v1/meta`, { headers: { authorization: token } });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { cubes: { name: string; type: string; measures: { name: string; type: string; aggType: string; title: string; shortTitle: string }[]; dimensions: { name: string; type: string }[]; segments: unknown[] }[] };
+    const body = (await response.json()) as {
+      cubes: {
+        name: string;
+        type: string;
+        measures: { name: string; type: string; aggType: string; title: string; shortTitle: string }[];
+        dimensions: { name: string; type: string }[];
+        segments: unknown[];
+      }[];
+    };
     expect(body.cubes.map((cube) => cube.name)).toEqual(['orders', 'customers', 'products']);
     const orders = body.cubes[0]!;
     expect(orders.type).toBe('view');
     expect(orders.segments).toEqual([]);
-    expect(orders.measures.find((measure) => measure.name === 'orders.total_revenue')).toMatchObject({ type: 'number', aggType: 'sum', title: 'Total revenue', shortTitle: 'Revenue' });
-    expect(orders.measures.map((measure) => measure.name)).toEqual(expect.arrayContaining(['orders.count', 'orders.average_order_value', 'orders.customers_count']));
+    expect(orders.measures.find((measure) => measure.name === 'orders.total_revenue')).toMatchObject({
+      type: 'number',
+      aggType: 'sum',
+      title: 'Total revenue',
+      shortTitle: 'Revenue',
+    });
+    expect(orders.measures.map((measure) => measure.name)).toEqual(
+      expect.arrayContaining(['orders.count', 'orders.average_order_value', 'orders.customers_count']),
+    );
     expect(orders.dimensions.find((dimension) => dimension.name === 'orders.created_at')?.type).toBe('time');
     expect(orders.dimensions.find((dimension) => dimension.name === 'orders.status')?.type).toBe('string');
   });
@@ -55,7 +70,12 @@ describe('behaviour 3 /v1/meta', () => {
 
 describe('behaviour 3 /v1/cubesql', () => {
   it('3 cubesql: schema line first, then data lines of string values, served as NDJSON', async () => {
-    const result = await postData(emulator, '/v1/cubesql', { query: 'SELECT id, status, amount, created_at FROM orders ORDER BY id LIMIT 3' }, { token });
+    const result = await postData(
+      emulator,
+      '/v1/cubesql',
+      { query: 'SELECT id, status, amount, created_at FROM orders ORDER BY id LIMIT 3' },
+      { token },
+    );
     expect(result.status).toBe(200);
     expect(result.headers.get('content-type')).toContain('ndjson');
     const [schema, ...rest] = result.lines();
@@ -76,9 +96,17 @@ describe('behaviour 3 /v1/cubesql', () => {
   });
 
   it('3 cubesql: SQL NULL is null, other values strings', async () => {
-    const [row] = await sqlRows(emulator, token, 'SELECT CAST(NULL AS VARCHAR) AS nothing, 1 AS one, TRUE AS yes, 12345678901234567890 AS big');
+    const [row] = await sqlRows(
+      emulator,
+      token,
+      'SELECT CAST(NULL AS VARCHAR) AS nothing, 1 AS one, TRUE AS yes, 12345678901234567890 AS big',
+    );
     expect(row).toEqual([null, '1', 'true', '12345678901234567890']);
-    const [measured] = await sqlRows(emulator, token, 'SELECT MEASURE(orders.count) + 12345678901234567890 AS big FROM orders');
+    const [measured] = await sqlRows(
+      emulator,
+      token,
+      'SELECT MEASURE(orders.count) + 12345678901234567890 AS big FROM orders',
+    );
     expect(measured).toEqual([String(12345678901234567890n + BigInt(ORDER_COUNT))]);
   });
 
@@ -93,7 +121,11 @@ describe('behaviour 3 /v1/cubesql', () => {
   });
 
   it('3 cubesql: the body is a real stream (the schema can be read and the rest cancelled)', async () => {
-    const response = await fetch(`${emulator.dataUrl}/v1/cubesql`, { method: 'POST', headers: { authorization: token }, body: JSON.stringify({ query: 'SELECT * FROM orders' }) });
+    const response = await fetch(`${emulator.dataUrl}/v1/cubesql`, {
+      method: 'POST',
+      headers: { authorization: token },
+      body: JSON.stringify({ query: 'SELECT * FROM orders' }),
+    });
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = '';
@@ -109,9 +141,19 @@ describe('behaviour 3 /v1/cubesql', () => {
   });
 
   it('3 cubesql: MEASURE(view.measure) is the measure aggregate, grouped like /v1/load', async () => {
-    const rows = await sqlRows(emulator, token, 'SELECT status, MEASURE(orders.count) AS n, MEASURE(orders.total_revenue) AS revenue FROM orders GROUP BY 1 ORDER BY 1');
-    const load = await loadData(emulator, token, { measures: ['orders.count', 'orders.total_revenue'], dimensions: ['orders.status'], order: { 'orders.status': 'asc' } });
-    expect(rows).toEqual(load.data.map((row) => [row['orders.status'], row['orders.count'], row['orders.total_revenue']]));
+    const rows = await sqlRows(
+      emulator,
+      token,
+      'SELECT status, MEASURE(orders.count) AS n, MEASURE(orders.total_revenue) AS revenue FROM orders GROUP BY 1 ORDER BY 1',
+    );
+    const load = await loadData(emulator, token, {
+      measures: ['orders.count', 'orders.total_revenue'],
+      dimensions: ['orders.status'],
+      order: { 'orders.status': 'asc' },
+    });
+    expect(rows).toEqual(
+      load.data.map((row) => [row['orders.status'], row['orders.count'], row['orders.total_revenue']]),
+    );
     expect(rows.reduce((sum, row) => sum + Number(row[1]), 0)).toBe(ORDER_COUNT);
   });
 
@@ -119,11 +161,19 @@ describe('behaviour 3 /v1/cubesql', () => {
     const result = await postData(
       emulator,
       '/v1/cubesql',
-      { query: 'SELECT MEASURE(o.count), MEASURE(customers_count) AS buyers, MEASURE(o.total_revenue) / MEASURE(o.count) AS aov, MEASURE(o.average_order_value) AS avg FROM orders AS o' },
+      {
+        query:
+          'SELECT MEASURE(o.count), MEASURE(customers_count) AS buyers, MEASURE(o.total_revenue) / MEASURE(o.count) AS aov, MEASURE(o.average_order_value) AS avg FROM orders AS o',
+      },
       { token },
     );
     const [schema, data] = result.lines();
-    expect((schema!['schema'] as { name: string }[]).map((column) => column.name)).toEqual(['measure(o.count)', 'buyers', 'aov', 'avg']);
+    expect((schema!['schema'] as { name: string }[]).map((column) => column.name)).toEqual([
+      'measure(o.count)',
+      'buyers',
+      'aov',
+      'avg',
+    ]);
     const [count, buyers, aov, avg] = (data!['data'] as string[][])[0]!;
     expect(count).toBe(String(ORDER_COUNT));
     expect(Number(buyers)).toBeGreaterThan(1000);
@@ -145,7 +195,10 @@ describe('behaviour 3 /v1/cubesql', () => {
       expect(result.status, query).toBe(200);
       const lines = result.lines();
       expect(lines.at(-1), query).toEqual({ error: expect.any(String) });
-      expect(lines.some((line) => 'data' in line), query).toBe(false);
+      expect(
+        lines.some((line) => 'data' in line),
+        query,
+      ).toBe(false);
     }
   });
 
@@ -153,7 +206,10 @@ describe('behaviour 3 /v1/cubesql', () => {
     const result = await postData(
       emulator,
       '/v1/cubesql',
-      { query: "SELECT CASE WHEN n > 1000000 THEN error('row 1000001 failed') ELSE n END AS n FROM range(1, 3000000) AS t(n)" },
+      {
+        query:
+          "SELECT CASE WHEN n > 1000000 THEN error('row 1000001 failed') ELSE n END AS n FROM range(1, 3000000) AS t(n)",
+      },
       { token },
     );
     expect(result.status).toBe(200);
@@ -164,7 +220,12 @@ describe('behaviour 3 /v1/cubesql', () => {
 
   it('3 cubesql: timezone shows time dimensions in that zone', async () => {
     const utc = await sqlRows(emulator, token, 'SELECT created_at FROM orders WHERE id = 1');
-    const tokyo = await postData(emulator, '/v1/cubesql', { query: 'SELECT created_at FROM orders WHERE id = 1', timezone: 'Asia/Tokyo' }, { token });
+    const tokyo = await postData(
+      emulator,
+      '/v1/cubesql',
+      { query: 'SELECT created_at FROM orders WHERE id = 1', timezone: 'Asia/Tokyo' },
+      { token },
+    );
     const shifted = (tokyo.lines()[1]!['data'] as string[][])[0]![0]!;
     expect(Date.parse(`${shifted}Z`) - Date.parse(`${utc[0]![0]}Z`)).toBe(9 * 3600 * 1000);
   });
@@ -180,11 +241,31 @@ describe('behaviour 3 /v1/cubesql', () => {
 
 describe('behaviour 3 /v1/load', () => {
   const cases: [FilterOperator, Filter, string][] = [
-    ['equals', { member: 'orders.status', operator: 'equals', values: ['completed', 'shipped'] }, "status IN ('completed', 'shipped')"],
-    ['notEquals', { member: 'orders.status', operator: 'notEquals', values: ['completed'] }, "status <> 'completed' OR status IS NULL"],
-    ['contains', { member: 'orders.customer_name', operator: 'contains', values: ['MÜLLER'] }, "customer_name ILIKE '%müller%'"],
-    ['notContains', { member: 'orders.customer_name', operator: 'notContains', values: ['a'] }, "customer_name NOT ILIKE '%a%'"],
-    ['startsWith', { member: 'orders.customer_name', operator: 'startsWith', values: ['Ada', 'Ben'] }, "customer_name LIKE 'Ada%' OR customer_name LIKE 'Ben%'"],
+    [
+      'equals',
+      { member: 'orders.status', operator: 'equals', values: ['completed', 'shipped'] },
+      "status IN ('completed', 'shipped')",
+    ],
+    [
+      'notEquals',
+      { member: 'orders.status', operator: 'notEquals', values: ['completed'] },
+      "status <> 'completed' OR status IS NULL",
+    ],
+    [
+      'contains',
+      { member: 'orders.customer_name', operator: 'contains', values: ['MÜLLER'] },
+      "customer_name ILIKE '%müller%'",
+    ],
+    [
+      'notContains',
+      { member: 'orders.customer_name', operator: 'notContains', values: ['a'] },
+      "customer_name NOT ILIKE '%a%'",
+    ],
+    [
+      'startsWith',
+      { member: 'orders.customer_name', operator: 'startsWith', values: ['Ada', 'Ben'] },
+      "customer_name LIKE 'Ada%' OR customer_name LIKE 'Ben%'",
+    ],
     ['endsWith', { member: 'orders.product_name', operator: 'endsWith', values: ['7'] }, "product_name LIKE '%7'"],
     ['gt', { member: 'orders.amount', operator: 'gt', values: ['500'] }, 'amount > 500'],
     ['gte', { member: 'orders.amount', operator: 'gte', values: ['500'] }, 'amount >= 500'],
@@ -192,15 +273,47 @@ describe('behaviour 3 /v1/load', () => {
     ['lte', { member: 'orders.quantity', operator: 'lte', values: ['2'] }, 'quantity <= 2'],
     ['set', { member: 'orders.amount', operator: 'set' }, 'amount IS NOT NULL'],
     ['notSet', { member: 'orders.amount', operator: 'notSet' }, 'amount IS NULL'],
-    ['inDateRange', { member: 'orders.created_at', operator: 'inDateRange', values: ['2025-03-01', '2025-03-31'] }, "created_at >= '2025-03-01' AND created_at < '2025-04-01'"],
-    ['notInDateRange', { member: 'orders.created_at', operator: 'notInDateRange', values: ['2025-03-01', '2025-03-31'] }, "NOT (created_at >= '2025-03-01' AND created_at < '2025-04-01')"],
-    ['beforeDate', { member: 'orders.created_at', operator: 'beforeDate', values: ['2024-06-01'] }, "created_at < '2024-06-01'"],
-    ['afterDate', { member: 'orders.created_at', operator: 'afterDate', values: ['2025-06-30'] }, "created_at > '2025-06-30'"],
-    ['notStartsWith', { member: 'orders.customer_name', operator: 'notStartsWith', values: ['Ada', 'Ben'] }, "NOT (customer_name ILIKE 'Ada%' OR customer_name ILIKE 'Ben%')"],
-    ['notEndsWith', { member: 'orders.product_name', operator: 'notEndsWith', values: ['7'] }, "product_name NOT LIKE '%7'"],
-    ['afterOrOnDate', { member: 'orders.created_at', operator: 'afterOrOnDate', values: ['2025-06-30'] }, "created_at >= '2025-06-30'"],
+    [
+      'inDateRange',
+      { member: 'orders.created_at', operator: 'inDateRange', values: ['2025-03-01', '2025-03-31'] },
+      "created_at >= '2025-03-01' AND created_at < '2025-04-01'",
+    ],
+    [
+      'notInDateRange',
+      { member: 'orders.created_at', operator: 'notInDateRange', values: ['2025-03-01', '2025-03-31'] },
+      "NOT (created_at >= '2025-03-01' AND created_at < '2025-04-01')",
+    ],
+    [
+      'beforeDate',
+      { member: 'orders.created_at', operator: 'beforeDate', values: ['2024-06-01'] },
+      "created_at < '2024-06-01'",
+    ],
+    [
+      'afterDate',
+      { member: 'orders.created_at', operator: 'afterDate', values: ['2025-06-30'] },
+      "created_at > '2025-06-30'",
+    ],
+    [
+      'notStartsWith',
+      { member: 'orders.customer_name', operator: 'notStartsWith', values: ['Ada', 'Ben'] },
+      "NOT (customer_name ILIKE 'Ada%' OR customer_name ILIKE 'Ben%')",
+    ],
+    [
+      'notEndsWith',
+      { member: 'orders.product_name', operator: 'notEndsWith', values: ['7'] },
+      "product_name NOT LIKE '%7'",
+    ],
+    [
+      'afterOrOnDate',
+      { member: 'orders.created_at', operator: 'afterOrOnDate', values: ['2025-06-30'] },
+      "created_at >= '2025-06-30'",
+    ],
     // "On" the date keeps its whole day.
-    ['beforeOrOnDate', { member: 'orders.created_at', operator: 'beforeOrOnDate', values: ['2024-06-01'] }, "created_at < '2024-06-02'"],
+    [
+      'beforeOrOnDate',
+      { member: 'orders.created_at', operator: 'beforeOrOnDate', values: ['2024-06-01'] },
+      "created_at < '2024-06-02'",
+    ],
   ];
 
   it('3 load: the tests cover every documented filter operator', () => {
@@ -221,16 +334,34 @@ describe('behaviour 3 /v1/load', () => {
   }
 
   it('3 load filters: and / or groups, and filters on measures (HAVING)', async () => {
-    const either = await loadCount([{ or: [{ member: 'orders.region', operator: 'equals', values: ['EMEA'] }, { member: 'orders.status', operator: 'equals', values: ['returned'] }] }]);
+    const either = await loadCount([
+      {
+        or: [
+          { member: 'orders.region', operator: 'equals', values: ['EMEA'] },
+          { member: 'orders.status', operator: 'equals', values: ['returned'] },
+        ],
+      },
+    ]);
     expect(either).toBe(await sqlCount("region = 'EMEA' OR status = 'returned'"));
-    const both = await loadCount([{ and: [{ member: 'orders.region', operator: 'equals', values: ['EMEA'] }, { member: 'orders.status', operator: 'equals', values: ['returned'] }] }]);
+    const both = await loadCount([
+      {
+        and: [
+          { member: 'orders.region', operator: 'equals', values: ['EMEA'] },
+          { member: 'orders.status', operator: 'equals', values: ['returned'] },
+        ],
+      },
+    ]);
     expect(both).toBe(await sqlCount("region = 'EMEA' AND status = 'returned'"));
     const big = await loadData(emulator, token, {
       measures: ['orders.count'],
       dimensions: ['orders.customer_name'],
       filters: [{ member: 'orders.count', operator: 'gt', values: ['200'] }],
     });
-    const expected = await sqlRows(emulator, token, 'SELECT customer_name FROM orders GROUP BY 1 HAVING COUNT(*) > 200');
+    const expected = await sqlRows(
+      emulator,
+      token,
+      'SELECT customer_name FROM orders GROUP BY 1 HAVING COUNT(*) > 200',
+    );
     expect(big.data).toHaveLength(expected.length);
     for (const row of big.data) expect(Number(row['orders.count'])).toBeGreaterThan(200);
   });
@@ -258,27 +389,61 @@ describe('behaviour 3 /v1/load', () => {
   });
 
   it('3 load timeDimensions: each granularity groups the rows, values under both keys', async () => {
-    const expectations: [string, number][] = [['year', 2], ['quarter', 8], ['month', 24]];
+    const expectations: [string, number][] = [
+      ['year', 2],
+      ['quarter', 8],
+      ['month', 24],
+    ];
     for (const [granularity, count] of expectations) {
-      const result = await loadData(emulator, token, { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity }] });
+      const result = await loadData(emulator, token, {
+        measures: ['orders.count'],
+        timeDimensions: [{ dimension: 'orders.created_at', granularity }],
+      });
       expect(result.data, granularity).toHaveLength(count);
       expect(result.data.reduce((sum, row) => sum + Number(row['orders.count']), 0)).toBe(ORDER_COUNT);
-      expect(result.data[0]).toMatchObject({ [`orders.created_at.${granularity}`]: '2024-01-01T00:00:00.000', 'orders.created_at': '2024-01-01T00:00:00.000' });
+      expect(result.data[0]).toMatchObject({
+        [`orders.created_at.${granularity}`]: '2024-01-01T00:00:00.000',
+        'orders.created_at': '2024-01-01T00:00:00.000',
+      });
     }
-    const days = await loadData(emulator, token, { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'day', dateRange: ['2025-01-01', '2025-01-31'] }] });
+    const days = await loadData(emulator, token, {
+      measures: ['orders.count'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'day', dateRange: ['2025-01-01', '2025-01-31'] }],
+    });
     expect(days.data).toHaveLength(31);
-    expect(days.data.map((row) => row['orders.created_at.day'])).toEqual(days.data.map((row) => row['orders.created_at.day']).sort());
-    const weeks = await loadData(emulator, token, { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'week', dateRange: ['2025-01-01', '2025-03-31'] }] });
+    expect(days.data.map((row) => row['orders.created_at.day'])).toEqual(
+      days.data.map((row) => row['orders.created_at.day']).sort(),
+    );
+    const weeks = await loadData(emulator, token, {
+      measures: ['orders.count'],
+      timeDimensions: [
+        { dimension: 'orders.created_at', granularity: 'week', dateRange: ['2025-01-01', '2025-03-31'] },
+      ],
+    });
     for (const row of weeks.data) expect(new Date(`${row['orders.created_at.week']}Z`).getUTCDay()).toBe(1);
-    const hours = await loadData(emulator, token, { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'hour', dateRange: ['2025-06-01', '2025-06-01'] }] });
+    const hours = await loadData(emulator, token, {
+      measures: ['orders.count'],
+      timeDimensions: [
+        { dimension: 'orders.created_at', granularity: 'hour', dateRange: ['2025-06-01', '2025-06-01'] },
+      ],
+    });
     expect(hours.data.length).toBeGreaterThan(12);
     expect(hours.data.length).toBeLessThanOrEqual(24);
   });
 
   it('3 load dateRange: explicit bounds are inclusive days; relative ranges resolve against the data end 2025-12-31', async () => {
     const range = async (dateRange: unknown) =>
-      Number((await loadData(emulator, token, { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange }] })).data[0]?.['orders.count']);
-    expect(await range(['2025-06-01', '2025-06-30'])).toBe(await sqlCount("created_at >= '2025-06-01' AND created_at < '2025-07-01'"));
+      Number(
+        (
+          await loadData(emulator, token, {
+            measures: ['orders.count'],
+            timeDimensions: [{ dimension: 'orders.created_at', dateRange }],
+          })
+        ).data[0]?.['orders.count'],
+      );
+    expect(await range(['2025-06-01', '2025-06-30'])).toBe(
+      await sqlCount("created_at >= '2025-06-01' AND created_at < '2025-07-01'"),
+    );
     // The clock says 2025-07-15; the data ends 2025-12-31 (DATA_REFERENCE_DAY), which is "today".
     expect(DATA_REFERENCE_DAY).toBe(LAST_ORDER_DAY);
     expect(await range('last month')).toBe(await range(['2025-11-01', '2025-11-30']));
@@ -290,12 +455,17 @@ describe('behaviour 3 /v1/load', () => {
     expect(await range('last year')).toBe(await range(['2024-01-01', '2024-12-31']));
     expect(await range('today')).toBe(await range(['2025-12-31', '2025-12-31']));
     expect(await range('yesterday')).toBe(await range(['2025-12-30', '2025-12-30']));
-    for (const relative of ['last 6 months', 'this year', 'last quarter', 'today']) expect(await range(relative), relative).toBeGreaterThan(0);
+    for (const relative of ['last 6 months', 'this year', 'last quarter', 'today'])
+      expect(await range(relative), relative).toBeGreaterThan(0);
   });
 
   it('3 load timezone: days and date ranges are local to the query time zone', async () => {
     const query = (timezone: string) =>
-      loadData(emulator, token, { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange: ['2025-01-01', '2025-01-01'] }], timezone });
+      loadData(emulator, token, {
+        measures: ['orders.count'],
+        timeDimensions: [{ dimension: 'orders.created_at', dateRange: ['2025-01-01', '2025-01-01'] }],
+        timezone,
+      });
     const tokyo = Number((await query('Asia/Tokyo')).data[0]?.['orders.count']);
     expect(tokyo).toBe(await sqlCount("created_at >= '2024-12-31 15:00:00' AND created_at < '2025-01-01 15:00:00'"));
     expect(tokyo).not.toBe(Number((await query('UTC')).data[0]?.['orders.count']));
@@ -304,12 +474,26 @@ describe('behaviour 3 /v1/load', () => {
   it('3 load order, limit, offset (object and pair forms)', async () => {
     const base = { measures: ['orders.total_revenue'], dimensions: ['orders.customer_name'] };
     const top = await loadData(emulator, token, { ...base, order: { 'orders.total_revenue': 'desc' }, limit: 6 });
-    const page = await loadData(emulator, token, { ...base, order: [['orders.total_revenue', 'desc']], limit: 2, offset: 2 });
+    const page = await loadData(emulator, token, {
+      ...base,
+      order: [['orders.total_revenue', 'desc']],
+      limit: 2,
+      offset: 2,
+    });
     expect(page.data).toEqual(top.data.slice(2, 4));
     const revenues = top.data.map((row) => Number(row['orders.total_revenue']));
     expect(revenues).toEqual([...revenues].sort((a, b) => b - a));
-    const ascending = await loadData(emulator, token, { dimensions: ['orders.status'], order: { 'orders.status': 'asc' } });
-    expect(ascending.data.map((row) => row['orders.status'])).toEqual(['cancelled', 'completed', 'processing', 'returned', 'shipped']);
+    const ascending = await loadData(emulator, token, {
+      dimensions: ['orders.status'],
+      order: { 'orders.status': 'asc' },
+    });
+    expect(ascending.data.map((row) => row['orders.status'])).toEqual([
+      'cancelled',
+      'completed',
+      'processing',
+      'returned',
+      'shipped',
+    ]);
     const many = await loadData(emulator, token, { dimensions: ['orders.id'] });
     expect(many.data).toHaveLength(10_000);
   });
@@ -330,9 +514,16 @@ describe('behaviour 3 /v1/load', () => {
     const bad: unknown[] = [
       { query: { measures: ['orders.nope'] } },
       { query: { measures: ['orders.count', 'products.count'] } },
-      { query: { measures: ['orders.count'], filters: [{ member: 'orders.status', operator: 'like', values: ['x'] }] } },
+      {
+        query: { measures: ['orders.count'], filters: [{ member: 'orders.status', operator: 'like', values: ['x'] }] },
+      },
       { query: { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.status', granularity: 'day' }] } },
-      { query: { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'sometime soon' }] } },
+      {
+        query: {
+          measures: ['orders.count'],
+          timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'sometime soon' }],
+        },
+      },
       { query: { measures: ['orders.count'], order: { 'orders.status': 'asc' } } },
       { query: [{ measures: ['orders.count'] }] },
       { query: {} },
@@ -347,7 +538,9 @@ describe('behaviour 3 /v1/load', () => {
 
   it('3 load: every chart widget query of the world dashboards runs', async () => {
     const queries = WORLD.workbooks.flatMap((workbook) =>
-      (workbook.dashboard?.config.widgets ?? []).filter((widget) => widget.type === 'CHART').map((widget) => (widget.config as ChartWidgetConfig).query),
+      (workbook.dashboard?.config.widgets ?? [])
+        .filter((widget) => widget.type === 'CHART')
+        .map((widget) => (widget.config as ChartWidgetConfig).query),
     );
     expect(queries.length).toBeGreaterThan(4);
     for (const query of queries) expect((await loadData(emulator, token, query)).data.length).toBeGreaterThan(0);
@@ -371,7 +564,9 @@ describe('behaviour 3 Continue wait', () => {
   it('3 Continue wait also holds for /v1/cubesql', async () => {
     const body = { query: 'SELECT COUNT(*) FROM customers' };
     const headers = { [SLOW_QUERY_HEADER]: '1' };
-    expect((await postData(emulator, '/v1/cubesql', body, { token, headers })).json()).toEqual({ error: CONTINUE_WAIT });
+    expect((await postData(emulator, '/v1/cubesql', body, { token, headers })).json()).toEqual({
+      error: CONTINUE_WAIT,
+    });
     const done = await postData(emulator, '/v1/cubesql', body, { token, headers });
     expect(done.lines()[1]).toEqual({ data: [['5000']] });
   });
@@ -408,7 +603,7 @@ describe('behaviour 3 row-level security', () => {
     const [[count]] = (await sqlRows(emulator, emea, 'SELECT COUNT(*) FROM orders')) as [[string]];
     expect(Number(count)).toBe(await loadCount([], emea));
     expect(await sqlRows(emulator, emea, "SELECT COUNT(*) FROM orders WHERE region = 'NA'")).toEqual([['0']]);
-    expect(await sqlRows(emulator, emea, "SELECT DISTINCT region FROM customers")).toEqual([['EMEA']]);
+    expect(await sqlRows(emulator, emea, 'SELECT DISTINCT region FROM customers')).toEqual([['EMEA']]);
   });
 
   it('3 RLS: an unusable attribute value sees no rows; null does not restrict', async () => {

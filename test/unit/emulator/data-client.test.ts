@@ -31,7 +31,10 @@ describe('createDataClient against the emulator (4.5, behaviour 3)', () => {
     const single = await client.load({ measures: ['orders.count'] });
     expect(single.data).toEqual([{ 'orders.count': String(ORDER_COUNT) }]);
     const multi = await client.load([{ measures: ['orders.count'] }, { measures: ['products.count'] }]);
-    expect(multi.results.map((result) => result.data)).toEqual([[{ 'orders.count': String(ORDER_COUNT) }], [{ 'products.count': '200' }]]);
+    expect(multi.results.map((result) => result.data)).toEqual([
+      [{ 'orders.count': String(ORDER_COUNT) }],
+      [{ 'products.count': '200' }],
+    ]);
     expect((await client.meta()).cubes.map((cube) => cube.name)).toEqual(['orders', 'customers', 'products']);
   });
 
@@ -57,7 +60,9 @@ describe('createDataClient against the emulator (4.5, behaviour 3)', () => {
     const client = createDataClient({ url: emulator.dataUrl, token });
     const failure = await client.sql('SELECT nope FROM orders').catch((error: unknown) => error);
     expect(DataQueryError.isInstance(failure)).toBe(true);
-    const refused = await createDataClient({ url: emulator.dataUrl, token: 'not-a-jwt' }).meta().catch((error: unknown) => error);
+    const refused = await createDataClient({ url: emulator.dataUrl, token: 'not-a-jwt' })
+      .meta()
+      .catch((error: unknown) => error);
     expect(ServiceAuthError.isInstance(refused)).toBe(true);
     expect((refused as ServiceAuthError).status).toBe(403);
   });

@@ -99,7 +99,9 @@ describe('embed pages: URLs and sessions (behaviour 2)', () => {
   });
 
   it('an unknown, a missing and a revoked session are refused', async () => {
-    expect((await open('/embed/chat?sessionId=0123456789abcdef0123456789abcdef')).config.error?.message).toMatch(/not valid/);
+    expect((await open('/embed/chat?sessionId=0123456789abcdef0123456789abcdef')).config.error?.message).toMatch(
+      /not valid/,
+    );
     const missing = await open('/embed/dashboard/sales-overview');
     expect(missing.status).toBe(401);
     expect(missing.config.error?.message).toMatch(/No session/);
@@ -115,7 +117,10 @@ describe('embed pages: URLs and sessions (behaviour 2)', () => {
   it('a dashboard not allowed for embedding (internal-finance) is refused with 403', async () => {
     const page = await open(`/embed/dashboard/internal-finance?session=${await mint()}`);
     expect(page.status).toBe(403);
-    expect(page.config.error).toMatchObject({ context: 'embed-load', message: 'Dashboard "internal-finance" is not enabled for embedding.' });
+    expect(page.config.error).toMatchObject({
+      context: 'embed-load',
+      message: 'Dashboard "internal-finance" is not enabled for embedding.',
+    });
     expect(page.config.dashboard).toBeUndefined();
     expect(page.html).not.toContain('Revenue by category');
   });
@@ -136,37 +141,51 @@ describe('embed pages: URLs and sessions (behaviour 2)', () => {
     expect(german.html).toContain('ist nicht für die Einbettung freigegeben');
     // The event message stays English and stable for the host.
     expect(german.config.error?.message).toBe('Dashboard "internal-finance" is not enabled for embedding.');
-    const bySettings = await open(`/embed/dashboard/internal-finance?session=${await mint({ settings: { locale: 'de-AT' } })}`);
+    const bySettings = await open(
+      `/embed/dashboard/internal-finance?session=${await mint({ settings: { locale: 'de-AT' } })}`,
+    );
     expect(bySettings.html).toContain('<html lang="de-DE"');
   });
 });
 
 describe('embed pages: what the page gets', () => {
-  it('the token carries the viewer, so row-level security applies to the page\'s queries', async () => {
-    const page = await open(`/embed/dashboard/sales-overview?session=${await mint({ externalId: 'emea@partner.test', userAttributes: [{ name: 'region', value: 'EMEA' }] })}`);
+  it("the token carries the viewer, so row-level security applies to the page's queries", async () => {
+    const page = await open(
+      `/embed/dashboard/sales-overview?session=${await mint({ externalId: 'emea@partner.test', userAttributes: [{ name: 'region', value: 'EMEA' }] })}`,
+    );
     expect(page.config.dataUrl).toBe('/data/1');
     const result = await loadData(emulator, page.config.token, { dimensions: ['orders.region'] });
     expect(result.data).toEqual([{ 'orders.region': 'EMEA' }]);
   });
 
-  it('the session\'s embedTheme, settings and dashboard widgets reach the page', async () => {
+  it("the session's embedTheme, settings and dashboard widgets reach the page", async () => {
     const page = await open(
       `/embed/dashboard/sales-overview?session=${await mint({ embedTheme: { primaryColor: '#aa3300' }, settings: { showDashboardChat: false, timezone: 'Asia/Tokyo' } })}`,
     );
     expect(page.config.theme).toEqual({ primaryColor: '#aa3300' });
     expect(page.config.showDashboardChat).toBe(false);
     expect(page.config.defaultTimezone).toBe('Asia/Tokyo');
-    expect(page.config.dashboard?.widgets.map((widget) => widget.id)).toEqual(['intro', 'status-filter', 'revenue-kpi', 'revenue-by-month', 'orders-by-status', 'revenue-by-region']);
+    expect(page.config.dashboard?.widgets.map((widget) => widget.id)).toEqual([
+      'intro',
+      'status-filter',
+      'revenue-kpi',
+      'revenue-by-month',
+      'orders-by-status',
+      'revenue-by-region',
+    ]);
     expect((await open(`/embed/dashboard/sales-overview?session=${await mint()}`)).config.showDashboardChat).toBe(true);
   });
 
-  it('the app lists the deployment\'s workbooks, leaving out dashboards not allowed for embedding', async () => {
+  it("the app lists the deployment's workbooks, leaving out dashboards not allowed for embedding", async () => {
     const page = await open(`/embed/d/1/app?session=${await mint()}`);
     const slugs = page.config.workbooks?.map((workbook) => workbook.slug);
     expect(slugs).toEqual(expect.arrayContaining(['sales-overview', 'orders-ops', 'q4-review']));
     expect(slugs).not.toContain('internal-finance');
     expect(slugs).not.toContain('staging-scratch');
-    expect(page.config.workbooks?.find((workbook) => workbook.slug === 'sales-overview')).toMatchObject({ folderPath: ['Sales'], dashboard: { publicId: 'sales-overview' } });
+    expect(page.config.workbooks?.find((workbook) => workbook.slug === 'sales-overview')).toMatchObject({
+      folderPath: ['Sales'],
+      dashboard: { publicId: 'sales-overview' },
+    });
   });
 
   it('the page can ask the agent with its token (external and internal viewers)', async () => {

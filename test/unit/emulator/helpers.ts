@@ -20,12 +20,28 @@ export async function postData(
   path: string,
   body: unknown,
   options: { token?: string; headers?: Record<string, string>; dataUrl?: string } = {},
-): Promise<{ status: number; text: string; json: () => unknown; lines: () => Record<string, unknown>[]; headers: Headers }> {
+): Promise<{
+  status: number;
+  text: string;
+  json: () => unknown;
+  lines: () => Record<string, unknown>[];
+  headers: Headers;
+}> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   if (options.token !== undefined) headers['authorization'] = options.token;
-  const response = await fetch(`${options.dataUrl ?? emulator.dataUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const response = await fetch(`${options.dataUrl ?? emulator.dataUrl}${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
-  return { status: response.status, text, json: () => JSON.parse(text) as unknown, lines: () => ndjson(text), headers: response.headers };
+  return {
+    status: response.status,
+    text,
+    json: () => JSON.parse(text) as unknown,
+    lines: () => ndjson(text),
+    headers: response.headers,
+  };
 }
 
 /** Runs SQL through `/v1/cubesql` and returns its rows (throws on an error line). */
@@ -40,7 +56,11 @@ export async function sqlRows(emulator: RunningEmulator, token: string, query: s
 }
 
 /** Runs one JSON query through `/v1/load`; throws unless 200. */
-export async function loadData(emulator: RunningEmulator, token: string, query: unknown): Promise<{ data: Record<string, string | null>[]; [key: string]: unknown }> {
+export async function loadData(
+  emulator: RunningEmulator,
+  token: string,
+  query: unknown,
+): Promise<{ data: Record<string, string | null>[]; [key: string]: unknown }> {
   const result = await postData(emulator, '/v1/load', { query }, { token });
   if (result.status !== 200) throw new Error(`load answered ${result.status}: ${result.text}`);
   return result.json() as { data: Record<string, string | null>[] };
@@ -69,7 +89,8 @@ export async function requestJson(
   const headers: Record<string, string> = {};
   if (options.authorization != null) headers['authorization'] = options.authorization;
   const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const contentType = options.contentType === undefined ? (body === undefined ? null : 'application/json') : options.contentType;
+  const contentType =
+    options.contentType === undefined ? (body === undefined ? null : 'application/json') : options.contentType;
   if (contentType !== null) headers['content-type'] = contentType;
   const response = await fetch(`${emulator.url}${path}`, { method: options.method ?? 'GET', headers, body });
   const text = await response.text();

@@ -37,7 +37,11 @@ const apiKey = `Api-Key ${ADMIN_API_KEY}`;
 const SLOW_TEST_MS = 30_000;
 
 async function mintSession(target: RunningEmulator, body: Record<string, unknown>): Promise<string> {
-  const answer = await requestJson(target, '/api/v1/embed/generate-session', { method: 'POST', authorization: apiKey, body });
+  const answer = await requestJson(target, '/api/v1/embed/generate-session', {
+    method: 'POST',
+    authorization: apiKey,
+    body,
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return String(answer.body['sessionId']);
 }
@@ -54,11 +58,16 @@ describe('issue 10 fault 1: revoke ends the tokens exchanged for the session', (
     if (!exchange.ok) throw new Error(exchange.message);
     const query = { measures: ['orders.count'] };
     expect((await postData(emulator, '/v1/load', { query }, { token: exchange.token })).status).toBe(200);
-    const ask = () => postChat(emulator, { input: 'orders by status', messageId: newMessageId() }, { auth: { token: exchange.token } });
+    const ask = () =>
+      postChat(emulator, { input: 'orders by status', messageId: newMessageId() }, { auth: { token: exchange.token } });
     const before = await (await ask()).text();
     expect(before).not.toContain('Unauthorized');
 
-    const revoked = await requestJson(emulator, '/api/v1/embed/session/revoke', { method: 'POST', authorization: apiKey, body: { sessionId } });
+    const revoked = await requestJson(emulator, '/api/v1/embed/session/revoke', {
+      method: 'POST',
+      authorization: apiKey,
+      body: { sessionId },
+    });
     expect(revoked.status).toBe(204);
     const load = await postData(emulator, '/v1/load', { query }, { token: exchange.token });
     expect(load.status).toBe(403);
@@ -83,26 +92,34 @@ describe('issue 10 fault 2: /v1/cubesql queries are bounded and interrupted', ()
     expect(quick.lines().at(-1)).toHaveProperty('data');
   });
 
-  it('the default bound is 30 s', async () => {
-    const defaults = await startEmulator();
-    try {
-      expect(defaults.context.options.queryTimeoutMs).toBe(30_000);
-    } finally {
-      await defaults.close();
-    }
-    await expect(startEmulator({ queryTimeoutMs: 0 })).rejects.toThrow(/queryTimeoutMs/);
-  }, SLOW_TEST_MS);
+  it(
+    'the default bound is 30 s',
+    async () => {
+      const defaults = await startEmulator();
+      try {
+        expect(defaults.context.options.queryTimeoutMs).toBe(30_000);
+      } finally {
+        await defaults.close();
+      }
+      await expect(startEmulator({ queryTimeoutMs: 0 })).rejects.toThrow(/queryTimeoutMs/);
+    },
+    SLOW_TEST_MS,
+  );
 
   /** Resolves once `engine` has no open query connection, or rejects after `ms`. */
   async function connectionsClosed(target: RunningEmulator, ms: number): Promise<void> {
     const deadline = performance.now() + ms;
     while (target.context.data.openConnections() > 0) {
-      if (performance.now() > deadline) throw new Error(`${target.context.data.openConnections()} query connection(s) still open after ${ms} ms`);
+      if (performance.now() > deadline)
+        throw new Error(`${target.context.data.openConnections()} query connection(s) still open after ${ms} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 
-  async function startRunaway(target: RunningEmulator, signal?: AbortSignal): Promise<ReadableStreamDefaultReader<Uint8Array>> {
+  async function startRunaway(
+    target: RunningEmulator,
+    signal?: AbortSignal,
+  ): Promise<ReadableStreamDefaultReader<Uint8Array>> {
     const response = await fetch(`${target.dataUrl}/v1/cubesql`, {
       method: 'POST',
       headers: { authorization: await dataToken(), 'content-type': 'application/json' },
@@ -115,26 +132,34 @@ describe('issue 10 fault 2: /v1/cubesql queries are bounded and interrupted', ()
     return reader;
   }
 
-  it('a client that leaves interrupts its query: its connection closes long before the timeout', async () => {
-    const patient = await startEmulator({ queryTimeoutMs: 120_000 });
-    try {
-      const leave = new AbortController();
-      await startRunaway(patient, leave.signal);
-      leave.abort();
-      // The query alone runs for minutes; interrupted, it is gone in a moment (a fortieth of the timeout).
-      await connectionsClosed(patient, 120_000 / 40);
-    } finally {
-      await patient.close();
-    }
-  }, SLOW_TEST_MS);
+  it(
+    'a client that leaves interrupts its query: its connection closes long before the timeout',
+    async () => {
+      const patient = await startEmulator({ queryTimeoutMs: 120_000 });
+      try {
+        const leave = new AbortController();
+        await startRunaway(patient, leave.signal);
+        leave.abort();
+        // The query alone runs for minutes; interrupted, it is gone in a moment (a fortieth of the timeout).
+        await connectionsClosed(patient, 120_000 / 40);
+      } finally {
+        await patient.close();
+      }
+    },
+    SLOW_TEST_MS,
+  );
 
-  it('close() interrupts a running query before it resolves', async () => {
-    const busy = await startEmulator({ queryTimeoutMs: 120_000 });
-    const reader = await startRunaway(busy);
-    await busy.close();
-    expect(busy.context.data.openConnections()).toBe(0);
-    await reader.cancel().catch(() => undefined);
-  }, SLOW_TEST_MS);
+  it(
+    'close() interrupts a running query before it resolves',
+    async () => {
+      const busy = await startEmulator({ queryTimeoutMs: 120_000 });
+      const reader = await startRunaway(busy);
+      await busy.close();
+      expect(busy.context.data.openConnections()).toBe(0);
+      await reader.cancel().catch(() => undefined);
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 describe('issue 10 fault 3: only the views of the model are queryable from /v1/cubesql', () => {
@@ -162,7 +187,12 @@ describe('issue 10 fault 3: only the views of the model are queryable from /v1/c
   }
 
   it('still answers CTEs in scope and the views', async () => {
-    const result = await postData(emulator, '/v1/cubesql', { query: 'WITH s AS (SELECT status FROM orders) SELECT count(*) FROM s' }, { token });
+    const result = await postData(
+      emulator,
+      '/v1/cubesql',
+      { query: 'WITH s AS (SELECT status FROM orders) SELECT count(*) FROM s' },
+      { token },
+    );
     expect(result.lines().at(-1)).toHaveProperty('data');
   });
 
@@ -178,7 +208,9 @@ describe('issue 10 fault 3: only the views of the model are queryable from /v1/c
       const line = (await postData(emulator, '/v1/cubesql', { query }, { token })).lines().at(-1);
       const error = String(line?.['error']);
       expect(error, query).toMatch(pattern);
-      expect(error, query).not.toMatch(/Binder Error|Catalog Error|Parser Error|Conversion Error|LINE 1|Did you mean|Candidate/);
+      expect(error, query).not.toMatch(
+        /Binder Error|Catalog Error|Parser Error|Conversion Error|LINE 1|Did you mean|Candidate/,
+      );
     }
   });
 });
@@ -210,22 +242,40 @@ describe('issue 10 fault 4: deep nesting is a 400, never a 500', () => {
     expect(load.status).toBe(400);
     expect(await load.json()).toMatchObject({ type: 'UserError' });
 
-    const chat = await postChat(emulator, undefined, { raw: `{"input":"x","messageId":"${newMessageId()}","sessionSettings":${nested(100_000)}}` });
+    const chat = await postChat(emulator, undefined, {
+      raw: `{"input":"x","messageId":"${newMessageId()}","sessionSettings":${nested(100_000)}}`,
+    });
     expect(chat.status).toBe(400);
   });
 
   it('filter groups nested 33 deep are a user error, 32 deep are answered', async () => {
-    const group = (depth: number): unknown => (depth === 0 ? { member: 'orders.status', operator: 'set' } : { and: [group(depth - 1)] });
-    const ok = await postData(emulator, '/v1/load', { query: { measures: ['orders.count'], filters: [group(32)] } }, { token });
+    const group = (depth: number): unknown =>
+      depth === 0 ? { member: 'orders.status', operator: 'set' } : { and: [group(depth - 1)] };
+    const ok = await postData(
+      emulator,
+      '/v1/load',
+      { query: { measures: ['orders.count'], filters: [group(32)] } },
+      { token },
+    );
     expect(ok.status).toBe(200);
-    const deep = await postData(emulator, '/v1/load', { query: { measures: ['orders.count'], filters: [group(33)] } }, { token });
+    const deep = await postData(
+      emulator,
+      '/v1/load',
+      { query: { measures: ['orders.count'], filters: [group(33)] } },
+      { token },
+    );
     expect(deep.status).toBe(400);
     expect(deep.json()).toMatchObject({ type: 'UserError', error: expect.stringMatching(/nested more than 32/) });
   });
 
   it('"last 99999999999 years" is a user error without SQL', async () => {
     for (const dateRange of ['last 99999999999 years', 'last 10001 days', 'last 5000 years']) {
-      const result = await postData(emulator, '/v1/load', { query: { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange }] } }, { token });
+      const result = await postData(
+        emulator,
+        '/v1/load',
+        { query: { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange }] } },
+        { token },
+      );
       expect(result.status, dateRange).toBe(400);
       expect(result.json()).toMatchObject({ type: 'UserError' });
       expect(result.text).not.toMatch(/SELECT|CAST/);
@@ -234,25 +284,62 @@ describe('issue 10 fault 4: deep nesting is a 400, never a 500', () => {
 });
 
 describe('issue 10 fault 5: body limits (413) and credentials before bodies', () => {
-  const big = (bytes: number) => JSON.stringify({ deploymentId: 1, externalId: 'big', securityContext: { pad: 'x'.repeat(bytes) } });
+  const big = (bytes: number) =>
+    JSON.stringify({ deploymentId: 1, externalId: 'big', securityContext: { pad: 'x'.repeat(bytes) } });
 
-  it(`generate-session, load and chat refuse bodies over ${MAX_BODY_BYTES} bytes with 413`, async () => {
-    const session = await requestJson(emulator, '/api/v1/embed/generate-session', { method: 'POST', authorization: apiKey, raw: big(MAX_BODY_BYTES) });
-    expect(session.status).toBe(413);
-    const fits = await requestJson(emulator, '/api/v1/embed/generate-session', { method: 'POST', authorization: apiKey, raw: big(MAX_BODY_BYTES - 200) });
-    expect(fits.status).toBe(200);
-    const load = await fetch(`${emulator.dataUrl}/v1/load`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: big(MAX_BODY_BYTES) });
-    expect(load.status).toBe(413);
-    const chat = await postChat(emulator, undefined, { raw: big(MAX_BODY_BYTES) });
-    expect(chat.status).toBe(413);
-  }, SLOW_TEST_MS);
+  it(
+    `generate-session, load and chat refuse bodies over ${MAX_BODY_BYTES} bytes with 413`,
+    async () => {
+      const session = await requestJson(emulator, '/api/v1/embed/generate-session', {
+        method: 'POST',
+        authorization: apiKey,
+        raw: big(MAX_BODY_BYTES),
+      });
+      expect(session.status).toBe(413);
+      const fits = await requestJson(emulator, '/api/v1/embed/generate-session', {
+        method: 'POST',
+        authorization: apiKey,
+        raw: big(MAX_BODY_BYTES - 200),
+      });
+      expect(fits.status).toBe(200);
+      const load = await fetch(`${emulator.dataUrl}/v1/load`, {
+        method: 'POST',
+        headers: { authorization: token, 'content-type': 'application/json' },
+        body: big(MAX_BODY_BYTES),
+      });
+      expect(load.status).toBe(413);
+      const chat = await postChat(emulator, undefined, { raw: big(MAX_BODY_BYTES) });
+      expect(chat.status).toBe(413);
+    },
+    SLOW_TEST_MS,
+  );
 
-  it(`the management API takes up to ${MAX_MANAGEMENT_BODY_BYTES} bytes`, async () => {
-    const path = '/api/v1/deployments/1/workbooks/by-slug/big-meta';
-    const body = (bytes: number) => JSON.stringify({ name: 'Big', meta: { pad: 'x'.repeat(bytes) } });
-    expect((await requestJson(emulator, path, { method: 'PUT', authorization: `Bearer ${ADMIN_API_KEY}`, raw: body(MAX_MANAGEMENT_BODY_BYTES) })).status).toBe(413);
-    expect((await requestJson(emulator, path, { method: 'PUT', authorization: `Bearer ${ADMIN_API_KEY}`, raw: body(2 * MAX_BODY_BYTES) })).status).toBe(200);
-  }, SLOW_TEST_MS);
+  it(
+    `the management API takes up to ${MAX_MANAGEMENT_BODY_BYTES} bytes`,
+    async () => {
+      const path = '/api/v1/deployments/1/workbooks/by-slug/big-meta';
+      const body = (bytes: number) => JSON.stringify({ name: 'Big', meta: { pad: 'x'.repeat(bytes) } });
+      expect(
+        (
+          await requestJson(emulator, path, {
+            method: 'PUT',
+            authorization: `Bearer ${ADMIN_API_KEY}`,
+            raw: body(MAX_MANAGEMENT_BODY_BYTES),
+          })
+        ).status,
+      ).toBe(413);
+      expect(
+        (
+          await requestJson(emulator, path, {
+            method: 'PUT',
+            authorization: `Bearer ${ADMIN_API_KEY}`,
+            raw: body(2 * MAX_BODY_BYTES),
+          })
+        ).status,
+      ).toBe(200);
+    },
+    SLOW_TEST_MS,
+  );
 
   it('chat and generate-session answer a bad credential without waiting for the body', async () => {
     // The body never ends: an answer can only come from a server that does not read it first.
@@ -260,7 +347,13 @@ describe('issue 10 fault 5: body limits (413) and credentials before bodies', ()
       new Promise<number>((resolve, reject) => {
         const target = new URL(`${emulator.url}${path}`);
         const request = httpRequest(
-          { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024), ...headers } },
+          {
+            host: target.hostname,
+            port: target.port,
+            path: target.pathname,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024), ...headers },
+          },
           (response) => {
             response.resume();
             request.destroy();
@@ -274,7 +367,11 @@ describe('issue 10 fault 5: body limits (413) and credentials before bodies', ()
           reject(new Error(`${path}: no answer while the body was still arriving`));
         }, 3000);
       });
-    expect(await answer(new URL(`${emulator.aiUrl}/chat/stream-chat-state`).pathname, { 'x-service-auth-token': 'not-a-token' })).toBe(200);
+    expect(
+      await answer(new URL(`${emulator.aiUrl}/chat/stream-chat-state`).pathname, {
+        'x-service-auth-token': 'not-a-token',
+      }),
+    ).toBe(200);
     expect(await answer('/api/v1/embed/generate-session', {})).toBe(401);
     expect(await answer('/data/1/v1/load', {})).toBe(403);
   });
@@ -284,7 +381,11 @@ describe('issue 10 fault 5: body limits (413) and credentials before bodies', ()
     const response = await postChat(emulator, undefined, { auth: 'none', raw: big(4 * MAX_BODY_BYTES) });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ error: { message: 'Unauthorized' } });
-    const session = await requestJson(emulator, '/api/v1/embed/generate-session', { method: 'POST', authorization: null, raw: big(4 * MAX_BODY_BYTES) });
+    const session = await requestJson(emulator, '/api/v1/embed/generate-session', {
+      method: 'POST',
+      authorization: null,
+      raw: big(4 * MAX_BODY_BYTES),
+    });
     expect(session.status).toBe(401);
   });
 });
@@ -292,7 +393,11 @@ describe('issue 10 fault 5: body limits (413) and credentials before bodies', ()
 describe('issue 10 fault 6: prototype names are refused', () => {
   for (const directive of ['constructor=1', '__proto__=1', 'toString=1', 'hasOwnProperty=2']) {
     it(`x-emulator-fault: ${directive} is a 400`, async () => {
-      const response = await postChat(emulator, { input: 'orders by status', messageId: newMessageId(), sessionSettings: { externalId: 'proto' } }, { headers: { [CHAT_FAULT_HEADER]: directive } });
+      const response = await postChat(
+        emulator,
+        { input: 'orders by status', messageId: newMessageId(), sessionSettings: { externalId: 'proto' } },
+        { headers: { [CHAT_FAULT_HEADER]: directive } },
+      );
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: expect.stringMatching(/unknown directive/) });
     });
@@ -311,48 +416,74 @@ describe('issue 10 fault 6: prototype names are refused', () => {
 });
 
 describe('issue 10 fault 7: expired sessions and tokens are swept', () => {
-  it('after the clock moves 25 h, the next request leaves no expired session or token behind', async () => {
-    const clock = createManualClock(Date.UTC(2026, 0, 1));
-    const shared = await startEmulator({ clock });
-    try {
-      const sessions = await Promise.all(Array.from({ length: 120 }, (_, index) => mintSession(shared, { deploymentId: 1, externalId: `sweep-${index % 10}` })));
-      for (const sessionId of sessions.slice(0, 50)) expect((await exchangeEmbedSession(shared.context, sessionId)).ok).toBe(true);
-      expect(shared.context.state.embedSessions.size).toBe(120);
-      expect(shared.context.state.embedTokens.size).toBe(50);
-      clock.advance(EMBED_TOKEN_TTL_MS + 60 * 60 * 1000);
-      await mintSession(shared, { deploymentId: 1, externalId: 'sweep-last' });
-      expect(shared.context.state.embedSessions.size).toBe(1);
-      expect(shared.context.state.embedTokens.size).toBe(0);
-    } finally {
-      await shared.close();
-    }
-  }, SLOW_TEST_MS);
+  it(
+    'after the clock moves 25 h, the next request leaves no expired session or token behind',
+    async () => {
+      const clock = createManualClock(Date.UTC(2026, 0, 1));
+      const shared = await startEmulator({ clock });
+      try {
+        const sessions = await Promise.all(
+          Array.from({ length: 120 }, (_, index) =>
+            mintSession(shared, { deploymentId: 1, externalId: `sweep-${index % 10}` }),
+          ),
+        );
+        for (const sessionId of sessions.slice(0, 50))
+          expect((await exchangeEmbedSession(shared.context, sessionId)).ok).toBe(true);
+        expect(shared.context.state.embedSessions.size).toBe(120);
+        expect(shared.context.state.embedTokens.size).toBe(50);
+        clock.advance(EMBED_TOKEN_TTL_MS + 60 * 60 * 1000);
+        await mintSession(shared, { deploymentId: 1, externalId: 'sweep-last' });
+        expect(shared.context.state.embedSessions.size).toBe(1);
+        expect(shared.context.state.embedTokens.size).toBe(0);
+      } finally {
+        await shared.close();
+      }
+    },
+    SLOW_TEST_MS,
+  );
 
   it('counters keyed by what clients send keep only the latest entries', () => {
     const counters = new Map<string, number>();
     for (let index = 0; index < 25; index += 1) setBounded(counters, `message-${index}`, index, 10);
     setBounded(counters, 'message-16', 99, 10);
     expect(counters.size).toBe(10);
-    expect([...counters.keys()]).toEqual(['message-15', ...Array.from({ length: 8 }, (_, index) => `message-${index + 17}`), 'message-16']);
+    expect([...counters.keys()]).toEqual([
+      'message-15',
+      ...Array.from({ length: 8 }, (_, index) => `message-${index + 17}`),
+      'message-16',
+    ]);
     expect(MAX_BOOKKEEPING_ENTRIES).toBe(10_000);
   });
 
-  it('a revoked session whose tokens live is kept, so they stay refused', async () => {
-    const clock = createManualClock(Date.UTC(2026, 0, 1));
-    const shared = await startEmulator({ clock });
-    try {
-      const sessionId = await mintSession(shared, { deploymentId: 1, externalId: 'sweep-revoked' });
-      const exchange = await exchangeEmbedSession(shared.context, sessionId);
-      if (!exchange.ok) throw new Error(exchange.message);
-      await requestJson(shared, '/api/v1/embed/session/revoke', { method: 'POST', authorization: apiKey, body: { sessionId } });
-      clock.advance(60 * 60 * 1000);
-      const load = await postData(shared, '/v1/load', { query: { measures: ['orders.count'] } }, { token: exchange.token });
-      expect(load.status).toBe(403);
-      expect(shared.context.state.embedSessions.has(sessionId)).toBe(true);
-    } finally {
-      await shared.close();
-    }
-  }, SLOW_TEST_MS);
+  it(
+    'a revoked session whose tokens live is kept, so they stay refused',
+    async () => {
+      const clock = createManualClock(Date.UTC(2026, 0, 1));
+      const shared = await startEmulator({ clock });
+      try {
+        const sessionId = await mintSession(shared, { deploymentId: 1, externalId: 'sweep-revoked' });
+        const exchange = await exchangeEmbedSession(shared.context, sessionId);
+        if (!exchange.ok) throw new Error(exchange.message);
+        await requestJson(shared, '/api/v1/embed/session/revoke', {
+          method: 'POST',
+          authorization: apiKey,
+          body: { sessionId },
+        });
+        clock.advance(60 * 60 * 1000);
+        const load = await postData(
+          shared,
+          '/v1/load',
+          { query: { measures: ['orders.count'] } },
+          { token: exchange.token },
+        );
+        expect(load.status).toBe(403);
+        expect(shared.context.state.embedSessions.has(sessionId)).toBe(true);
+      } finally {
+        await shared.close();
+      }
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 describe('issue 10 fault 8: only canonical deployment ids', () => {
@@ -367,7 +498,9 @@ describe('issue 10 fault 8: only canonical deployment ids', () => {
         body: '{}',
       });
       expect(chat.status).toBe(404);
-      const management = await requestJson(emulator, `/api/v1/deployments/${segment}/workbooks`, { authorization: `Bearer ${ADMIN_API_KEY}` });
+      const management = await requestJson(emulator, `/api/v1/deployments/${segment}/workbooks`, {
+        authorization: `Bearer ${ADMIN_API_KEY}`,
+      });
       expect(management.status).toBe(404);
     });
   }
@@ -380,22 +513,36 @@ describe('issue 10 CORS on the data and chat APIs', () => {
   const preflight = (url: string) =>
     fetch(url, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.partner.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-request-id' },
+      headers: {
+        origin: 'https://app.partner.test',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, x-request-id',
+      },
     });
 
   it('a preflight of /v1/load, /v1/cubesql, /v1/meta and chat answers 204 with the allowed methods and headers', async () => {
-    for (const url of [`${emulator.dataUrl}/v1/load`, `${emulator.dataUrl}/v1/cubesql`, `${emulator.dataUrl}/v1/meta`, `${emulator.aiUrl}/chat/stream-chat-state`, `${emulator.aiUrl}/chat/abort`]) {
+    for (const url of [
+      `${emulator.dataUrl}/v1/load`,
+      `${emulator.dataUrl}/v1/cubesql`,
+      `${emulator.dataUrl}/v1/meta`,
+      `${emulator.aiUrl}/chat/stream-chat-state`,
+      `${emulator.aiUrl}/chat/abort`,
+    ]) {
       const response = await preflight(url);
       expect(response.status, url).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-allow-methods')).toMatch(/POST/);
       const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/);
-      expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-service-auth-token', 'x-request-id']));
+      expect(allowed).toEqual(
+        expect.arrayContaining(['authorization', 'content-type', 'x-service-auth-token', 'x-request-id']),
+      );
     }
   });
 
   it('answers, errors included, carry Access-Control-Allow-Origin', async () => {
-    const ok = await fetch(`${emulator.dataUrl}/v1/meta`, { headers: { authorization: token, origin: 'https://app.partner.test' } });
+    const ok = await fetch(`${emulator.dataUrl}/v1/meta`, {
+      headers: { authorization: token, origin: 'https://app.partner.test' },
+    });
     expect(ok.headers.get('access-control-allow-origin')).toBe('*');
     const refused = await fetch(`${emulator.dataUrl}/v1/meta`, { headers: { origin: 'https://app.partner.test' } });
     expect(refused.status).toBe(403);

@@ -9,7 +9,14 @@ import {
   startEmulator,
   type RunningEmulator,
 } from '../../../src/emulator';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, embedAccessFor, injectUpsertConflict, paginate, setUpsertGapHook } from '../../../src/emulator/features/management';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  embedAccessFor,
+  injectUpsertConflict,
+  paginate,
+  setUpsertGapHook,
+} from '../../../src/emulator/features/management';
 import { externalUserKey } from '../../../src/emulator/state';
 import { requestJson } from './helpers';
 
@@ -43,20 +50,31 @@ function call(path: string, options: CallOptions = {}) {
 }
 
 const upsert = (deploymentId: number | string, slug: string, body?: unknown, options: CallOptions = {}) =>
-  call(`/api/v1/deployments/${deploymentId}/workbooks/by-slug/${encodeURIComponent(slug)}`, { method: 'PUT', body, ...options });
+  call(`/api/v1/deployments/${deploymentId}/workbooks/by-slug/${encodeURIComponent(slug)}`, {
+    method: 'PUT',
+    body,
+    ...options,
+  });
 
 const personal = `Bearer ${PERSONAL_API_KEY}`;
 const scoped = `Bearer ${SCOPED_ADMIN_API_KEY}`;
 const embedAdmin = `Api-Key ${ADMIN_API_KEY}`;
 
 /** Follows `endCursor` through every page of a list; returns the items and the pages. */
-async function allPages(path: string, first: number, options: CallOptions = {}): Promise<{ items: Json[]; pages: Json[] }> {
+async function allPages(
+  path: string,
+  first: number,
+  options: CallOptions = {},
+): Promise<{ items: Json[]; pages: Json[] }> {
   const items: Json[] = [];
   const pages: Json[] = [];
   let after: string | undefined;
   for (let guard = 0; guard < 100; guard += 1) {
     const separator = path.includes('?') ? '&' : '?';
-    const answer = await call(`${path}${separator}first=${first}${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`, options);
+    const answer = await call(
+      `${path}${separator}first=${first}${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`,
+      options,
+    );
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     pages.push(answer.body);
     items.push(...(answer.body['items'] as Json[]));
@@ -78,7 +96,12 @@ describe('5 authentication of the management API', () => {
   });
 
   it('5 rule 2 / 7: a scoped key is 403 on another deployment (even one that does not exist); unscoped keys reach every deployment', async () => {
-    for (const path of ['/api/v1/deployments/2/workbooks', '/api/v1/deployments/2/folders', '/api/v1/deployments/2/reports', '/api/v1/deployments/99/workbooks']) {
+    for (const path of [
+      '/api/v1/deployments/2/workbooks',
+      '/api/v1/deployments/2/folders',
+      '/api/v1/deployments/2/reports',
+      '/api/v1/deployments/99/workbooks',
+    ]) {
       const answer = await call(path, { authorization: scoped });
       expect(answer.status, path).toBe(403);
       expect(answer.body).toEqual({ error: expect.any(String) });
@@ -88,11 +111,18 @@ describe('5 authentication of the management API', () => {
     expect((await call('/api/v1/deployments/2/workbooks')).status).toBe(200);
   });
 
-  it('4.6 deployments list: { items } of the key\'s deployments, limited by first', async () => {
+  it("4.6 deployments list: { items } of the key's deployments, limited by first", async () => {
     const all = await call('/api/v1/deployments/');
     expect(all.status).toBe(200);
-    expect(all.body).toEqual({ items: [{ id: 1, name: 'Acme Commerce' }, { id: 2, name: 'Acme Commerce (staging)' }] });
-    expect((await call('/api/v1/deployments/', { authorization: scoped })).body).toEqual({ items: [{ id: 1, name: 'Acme Commerce' }] });
+    expect(all.body).toEqual({
+      items: [
+        { id: 1, name: 'Acme Commerce' },
+        { id: 2, name: 'Acme Commerce (staging)' },
+      ],
+    });
+    expect((await call('/api/v1/deployments/', { authorization: scoped })).body).toEqual({
+      items: [{ id: 1, name: 'Acme Commerce' }],
+    });
     expect((await call('/api/v1/deployments?first=1')).body).toEqual({ items: [{ id: 1, name: 'Acme Commerce' }] });
     expect((await call('/api/v1/deployments/', { authorization: personal })).status).toBe(200);
     expect((await call('/api/v1/deployments/?first=0')).status).toBe(400);
@@ -103,7 +133,13 @@ describe('4.1 workbook upsert by slug', () => {
   it('4.1 rule 1: the slug is trimmed and lowercased before matching', async () => {
     const answer = await upsert(1, '  Q4-Review ', {});
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ id: 104, slug: 'q4-review', name: 'Q4 review', type: 'WORKBOOK', deploymentId: 1 });
+    expect(answer.body).toMatchObject({
+      id: 104,
+      slug: 'q4-review',
+      name: 'Q4 review',
+      type: 'WORKBOOK',
+      deploymentId: 1,
+    });
     const blank = await upsert(1, '   ', {});
     expect(blank.status).toBe(400);
     expect(blank.body['error']).toEqual(expect.stringContaining('slug'));
@@ -113,7 +149,20 @@ describe('4.1 workbook upsert by slug', () => {
     const created = await upsert(1, 'New-Board', { meta: { color: 'blue' } });
     expect(created.status).toBe(200);
     const workbook = created.body as unknown as Workbook;
-    expect(workbook).toMatchObject({ slug: 'new-board', name: 'new-board', meta: { color: 'blue' }, calculatedFields: {}, folderId: null, folderPath: [], type: 'WORKBOOK', createdBy: 1, userId: 1, user: { id: 1, email: 'ada@acme.test' }, dashboardDraft: null, publishedDashboard: null });
+    expect(workbook).toMatchObject({
+      slug: 'new-board',
+      name: 'new-board',
+      meta: { color: 'blue' },
+      calculatedFields: {},
+      folderId: null,
+      folderPath: [],
+      type: 'WORKBOOK',
+      createdBy: 1,
+      userId: 1,
+      user: { id: 1, email: 'ada@acme.test' },
+      dashboardDraft: null,
+      publishedDashboard: null,
+    });
     expect(Date.parse(workbook.createdAt)).toBe(clock.now());
     expect(workbook.updatedAt).toBe(workbook.createdAt);
     expect(emulator.context.state.workbooks.get(workbook.id)?.slug).toBe('new-board');
@@ -130,20 +179,45 @@ describe('4.1 workbook upsert by slug', () => {
     const nameOnly = await upsert(1, 'merge-board', { name: 'Merged' });
     expect(nameOnly.body).toMatchObject({ id, name: 'Merged', folderId: 13, meta: { a: 1, b: 2, c: 3 } });
     const moved = await upsert(1, 'merge-board', { folderId: 14 });
-    expect(moved.body).toMatchObject({ folderId: 14, folderPath: [{ id: 13, name: 'Finance' }, { id: 14, name: 'Private' }] });
+    expect(moved.body).toMatchObject({
+      folderId: 14,
+      folderPath: [
+        { id: 13, name: 'Finance' },
+        { id: 14, name: 'Private' },
+      ],
+    });
     const toRoot = await upsert(1, 'merge-board', { folderId: null, name: null, meta: null });
-    expect(toRoot.body).toMatchObject({ id, name: 'Merged', folderId: null, folderPath: [], meta: { a: 1, b: 2, c: 3 } });
+    expect(toRoot.body).toMatchObject({
+      id,
+      name: 'Merged',
+      folderId: null,
+      folderPath: [],
+      meta: { a: 1, b: 2, c: 3 },
+    });
   });
 
   it('4.1 rule 2: a meta.dashboardDraft is validated (400) and, when valid, kept as the dashboardDraft', async () => {
-    const bad = { meta: { dashboardDraft: { kind: 'POSTER', widgets: [{ id: 'w', type: 'CHART', position: { x: 0, y: 0, w: 1.5, h: 1 } }] } } };
+    const bad = {
+      meta: {
+        dashboardDraft: {
+          kind: 'POSTER',
+          widgets: [{ id: 'w', type: 'CHART', position: { x: 0, y: 0, w: 1.5, h: 1 } }],
+        },
+      },
+    };
     const expected = validateCreateWorkbookInput(bad);
     const answer = await upsert(1, 'draft-board', bad);
     expect(answer.status).toBe(400);
     if (expected.ok) throw new Error('expected problems');
     expect(answer.body).toEqual({ error: expected.problems.join('; '), problems: expected.problems });
-    expect([...emulator.context.state.workbooks.values()].some((workbook) => workbook.slug === 'draft-board')).toBe(false);
-    const draft = { kind: 'CLASSIC', title: 'Draft', widgets: [{ id: 'w', type: 'TEXT', position: { x: 0, y: 0, w: 2, h: 1 } }] };
+    expect([...emulator.context.state.workbooks.values()].some((workbook) => workbook.slug === 'draft-board')).toBe(
+      false,
+    );
+    const draft = {
+      kind: 'CLASSIC',
+      title: 'Draft',
+      widgets: [{ id: 'w', type: 'TEXT', position: { x: 0, y: 0, w: 2, h: 1 } }],
+    };
     const good = await upsert(1, 'draft-board', { meta: { dashboardDraft: draft } });
     expect(good.body).toMatchObject({ dashboardDraft: draft, meta: { dashboardDraft: draft } });
   });
@@ -152,7 +226,10 @@ describe('4.1 workbook upsert by slug', () => {
     const answer = await upsert(1, 'typed-board', { name: 42, folderId: 'eleven' });
     expect(answer.status).toBe(400);
     const expected = validateCreateWorkbookInput({ name: 42, folderId: 'eleven' });
-    expect(expected.ok ? [] : expected.problems).toEqual([expect.stringContaining('folderId'), expect.stringContaining('name')]);
+    expect(expected.ok ? [] : expected.problems).toEqual([
+      expect.stringContaining('folderId'),
+      expect.stringContaining('name'),
+    ]);
     expect(answer.body['problems']).toEqual(expected.ok ? [] : expected.problems);
     expect((await upsert(1, 'bodiless-board')).status).toBe(200);
     expect((await upsert(1, 'bad-json', undefined, { raw: '{' })).status).toBe(400);
@@ -199,14 +276,21 @@ describe('4.1 workbook upsert by slug', () => {
     const answer = await upsert(1, 'sales-overview', {});
     expect(answer.body).toMatchObject({
       id: 101,
-      publishedDashboard: { publicId: 'sales-overview', workbookId: 101, status: 'published', allowEmbed: true, reportSnapshots: [], title: 'Sales overview' },
+      publishedDashboard: {
+        publicId: 'sales-overview',
+        workbookId: 101,
+        status: 'published',
+        allowEmbed: true,
+        reportSnapshots: [],
+        title: 'Sales overview',
+      },
       dashboardPublished: { title: 'Sales overview' },
     });
   });
 });
 
 describe('4.1 rules 5-6 access of a personal key (ben, editor)', () => {
-  it('4.1 rule 5: updating needs edit access to the workbook holding the slug (403 on another user\'s workbook)', async () => {
+  it("4.1 rule 5: updating needs edit access to the workbook holding the slug (403 on another user's workbook)", async () => {
     const refused = await upsert(1, 'sales-overview', { name: 'Hijacked' }, { authorization: personal });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: expect.any(String) });
@@ -249,11 +333,16 @@ describe('3 / 4.1 rule 7 the create/update branch changing before it applies', (
   const inject = (body: unknown) => call('/__emulator/upsert-conflicts', { method: 'POST', body, authorization: null });
 
   it('4.1 rule 7: another writer creating the slug between decision and apply is 409 upsert_branch_changed; a retry updates', async () => {
-    expect(await inject({ deploymentId: 1, slug: ' Race-Create ' })).toEqual({ status: 200, body: { deploymentId: 1, slug: 'race-create', pending: 1 } });
+    expect(await inject({ deploymentId: 1, slug: ' Race-Create ' })).toEqual({
+      status: 200,
+      body: { deploymentId: 1, slug: 'race-create', pending: 1 },
+    });
     const conflict = await upsert(1, 'race-create', { name: 'Mine' });
     expect(conflict.status).toBe(409);
     expect(conflict.body).toEqual({ error: expect.any(String), code: UPSERT_BRANCH_CHANGED });
-    const holders = [...emulator.context.state.workbooks.values()].filter((workbook) => workbook.slug === 'race-create');
+    const holders = [...emulator.context.state.workbooks.values()].filter(
+      (workbook) => workbook.slug === 'race-create',
+    );
     expect(holders).toHaveLength(1);
     expect(holders[0]?.name).not.toBe('Mine');
     const retry = await upsert(1, 'race-create', { name: 'Mine' });
@@ -273,7 +362,9 @@ describe('3 / 4.1 rule 7 the create/update branch changing before it applies', (
     const retry = await upsert(1, 'race-delete', { name: 'Changed' });
     expect(retry.status).toBe(200);
     expect(retry.body['id']).not.toBe(original.body['id']);
-    expect([...emulator.context.state.workbooks.values()].filter((workbook) => workbook.slug === 'race-delete')).toHaveLength(1);
+    expect(
+      [...emulator.context.state.workbooks.values()].filter((workbook) => workbook.slug === 'race-delete'),
+    ).toHaveLength(1);
   });
 
   it('4.1 rule 7: requests refused before the decision (validation, access) do not consume an injected conflict', async () => {
@@ -304,7 +395,9 @@ describe('3 / 4.1 rule 7 the create/update branch changing before it applies', (
       const conflict = await waiting;
       expect(conflict.status).toBe(409);
       expect(conflict.body).toEqual({ error: expect.stringContaining('race-real'), code: UPSERT_BRANCH_CHANGED });
-      const holders = [...emulator.context.state.workbooks.values()].filter((workbook) => workbook.slug === 'race-real');
+      const holders = [...emulator.context.state.workbooks.values()].filter(
+        (workbook) => workbook.slug === 'race-real',
+      );
       expect(holders.map((workbook) => workbook.name)).toEqual(['Other writer']);
     } finally {
       setUpsertGapHook(emulator.context, undefined);
@@ -324,12 +417,20 @@ describe('3 / 4.1 rule 7 the create/update branch changing before it applies', (
 
 describe('4.6 / behaviour 4 cursor-paginated lists', () => {
   it('4.6 workbooks: first/after walk every workbook of the deployment once, with items, pageInfo and the deprecated data and count', async () => {
-    const expected = [...emulator.context.state.workbooks.values()].filter((workbook) => workbook.deploymentId === 1).map((workbook) => workbook.id).sort((a, b) => a - b);
+    const expected = [...emulator.context.state.workbooks.values()]
+      .filter((workbook) => workbook.deploymentId === 1)
+      .map((workbook) => workbook.id)
+      .sort((a, b) => a - b);
     const { items, pages } = await allPages('/api/v1/deployments/1/workbooks', 2);
     expect(items.map((item) => item['id'])).toEqual(expected);
     expect(pages.length).toBe(Math.ceil(expected.length / 2));
     const [firstPage, secondPage] = pages as [Json, Json];
-    expect(firstPage['pageInfo']).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: expect.any(String), endCursor: expect.any(String) });
+    expect(firstPage['pageInfo']).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: expect.any(String),
+      endCursor: expect.any(String),
+    });
     expect(secondPage['pageInfo']).toMatchObject({ hasPreviousPage: true });
     for (const page of pages) {
       expect(page['data']).toEqual(page['items']);
@@ -342,7 +443,9 @@ describe('4.6 / behaviour 4 cursor-paginated lists', () => {
   it('4.6: a cursor stays valid when items before it are deleted (keyset cursor)', async () => {
     const page = await call('/api/v1/deployments/1/workbooks?first=2');
     const [, second] = page.body['items'] as Json[];
-    const rest = await call(`/api/v1/deployments/1/workbooks?first=50&after=${(page.body['pageInfo'] as Json)['endCursor'] as string}`);
+    const rest = await call(
+      `/api/v1/deployments/1/workbooks?first=50&after=${(page.body['pageInfo'] as Json)['endCursor'] as string}`,
+    );
     const restIds = (rest.body['items'] as Json[]).map((item) => item['id']);
     expect(restIds.every((id) => (id as number) > (second!['id'] as number))).toBe(true);
     expect(restIds.length).toBeGreaterThan(0);
@@ -350,7 +453,12 @@ describe('4.6 / behaviour 4 cursor-paginated lists', () => {
 
   it('4.6: an empty page has null cursors; first defaults and is clamped; bad first or after is 400', async () => {
     const empty = await call('/api/v1/deployments/2/folders');
-    expect(empty.body).toEqual({ items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, data: [], count: 0 });
+    expect(empty.body).toEqual({
+      items: [],
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+      data: [],
+      count: 0,
+    });
     for (const query of ['first=0', 'first=-1', 'first=abc', 'first=1.5', 'after=garbage']) {
       const answer = await call(`/api/v1/deployments/1/workbooks?${query}`);
       expect(answer.status, query).toBe(400);
@@ -360,7 +468,8 @@ describe('4.6 / behaviour 4 cursor-paginated lists', () => {
     const folderCursor = (folders.body['pageInfo'] as Json)['endCursor'] as string;
     expect((await call(`/api/v1/deployments/1/workbooks?after=${folderCursor}`)).status).toBe(400);
     const many = Array.from({ length: MAX_PAGE_SIZE + 5 }, (_, index) => ({ id: index }));
-    const list = (first: string | undefined) => paginate({ items: many, tag: 't', key: (item) => [item.id], first, after: undefined, toWire: (item) => item });
+    const list = (first: string | undefined) =>
+      paginate({ items: many, tag: 't', key: (item) => [item.id], first, after: undefined, toWire: (item) => item });
     expect(list(undefined).items).toHaveLength(DEFAULT_PAGE_SIZE);
     expect(list('1000').items).toHaveLength(MAX_PAGE_SIZE);
   });
@@ -376,7 +485,8 @@ describe('4.6 / behaviour 4 cursor-paginated lists', () => {
   });
 
   it('4.6 reports: sortBy name, createdAt, updatedAt; search; folderId; cursor paging per sort', async () => {
-    const names = async (query: string, first = 1) => (await allPages(`/api/v1/deployments/1/reports?${query}`, first)).items.map((item) => item['name']);
+    const names = async (query: string, first = 1) =>
+      (await allPages(`/api/v1/deployments/1/reports?${query}`, first)).items.map((item) => item['name']);
     expect(await names('sortBy=name')).toEqual(['Orders by status', 'Revenue by month', 'Top customers']);
     expect(await names('sortBy=createdAt')).toEqual(['Top customers', 'Orders by status', 'Revenue by month']);
     expect(await names('sortBy=updatedAt', 2)).toEqual(['Top customers', 'Orders by status', 'Revenue by month']);
@@ -384,17 +494,39 @@ describe('4.6 / behaviour 4 cursor-paginated lists', () => {
     expect(await names('folderId=11&sortBy=name')).toEqual(['Revenue by month', 'Top customers']);
     expect(await names('externalWorkbookId=abc')).toEqual([]);
     const report = (await call('/api/v1/deployments/1/reports?first=1')).body['items'] as Json[];
-    expect(report[0]).toEqual({ id: 301, deploymentId: 1, publicId: 'revenue-by-month', name: 'Revenue by month', folderId: 11, sqlQuery: expect.stringContaining('MEASURE'), createdAt: '2025-01-06T09:00:00.000Z', updatedAt: '2025-01-06T09:00:00.000Z', lastViewedAt: null, type: 'REPORT' });
+    expect(report[0]).toEqual({
+      id: 301,
+      deploymentId: 1,
+      publicId: 'revenue-by-month',
+      name: 'Revenue by month',
+      folderId: 11,
+      sqlQuery: expect.stringContaining('MEASURE'),
+      createdAt: '2025-01-06T09:00:00.000Z',
+      updatedAt: '2025-01-06T09:00:00.000Z',
+      lastViewedAt: null,
+      type: 'REPORT',
+    });
     expect((await call('/api/v1/deployments/1/reports?sortBy=size')).status).toBe(400);
     expect((await call('/api/v1/deployments/1/reports?folderId=x')).status).toBe(400);
     const byName = await call('/api/v1/deployments/1/reports?sortBy=name&first=1');
-    expect((await call(`/api/v1/deployments/1/reports?sortBy=createdAt&after=${(byName.body['pageInfo'] as Json)['endCursor'] as string}`)).status).toBe(400);
+    expect(
+      (
+        await call(
+          `/api/v1/deployments/1/reports?sortBy=createdAt&after=${(byName.body['pageInfo'] as Json)['endCursor'] as string}`,
+        )
+      ).status,
+    ).toBe(400);
   });
 
   it('4.6 reports: cursor paging is unavailable with sortBy lastViewedAt (null cursors; after is 400)', async () => {
     const answer = await call('/api/v1/deployments/1/reports?sortBy=lastViewedAt&first=2');
     expect(answer.status).toBe(200);
-    expect(answer.body['pageInfo']).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: null, endCursor: null });
+    expect(answer.body['pageInfo']).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: null,
+      endCursor: null,
+    });
     expect((await call('/api/v1/deployments/1/reports?sortBy=lastViewedAt&after=abc')).status).toBe(400);
   });
 });
@@ -408,7 +540,18 @@ describe('4.3 embed-tenant admin', () => {
     counter += 1;
     tenant = `tenant-${counter}-co`;
     for (const externalId of ['amy', 'bob', 'cat']) {
-      const answer = await call('/api/v1/embed/generate-session', { method: 'POST', authorization: embedAdmin, body: { deploymentId: 1, externalId, embedTenantName: tenant, creatorMode: true, groupDefinitions: [{ name: 'crew' }], groups: externalId === 'cat' ? [] : ['crew'] } });
+      const answer = await call('/api/v1/embed/generate-session', {
+        method: 'POST',
+        authorization: embedAdmin,
+        body: {
+          deploymentId: 1,
+          externalId,
+          embedTenantName: tenant,
+          creatorMode: true,
+          groupDefinitions: [{ name: 'crew' }],
+          groups: externalId === 'cat' ? [] : ['crew'],
+        },
+      });
       expect(answer.status).toBe(200);
     }
   });
@@ -416,7 +559,14 @@ describe('4.3 embed-tenant admin', () => {
   it('4.3: the admin needs Api-Key auth with an admin key (401 for Bearer, 403 for a personal key)', async () => {
     expect((await call('/api/v1/embed-tenants/')).status).toBe(401);
     expect((await admin('/api/v1/embed-tenants/', { authorization: `Api-Key ${PERSONAL_API_KEY}` })).status).toBe(403);
-    expect((await admin(`/api/v1/embed-tenants/${tenant}`, { method: 'DELETE', authorization: `Api-Key ${PERSONAL_API_KEY}` })).status).toBe(403);
+    expect(
+      (
+        await admin(`/api/v1/embed-tenants/${tenant}`, {
+          method: 'DELETE',
+          authorization: `Api-Key ${PERSONAL_API_KEY}`,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('4.3: list embed tenants, cursor-paginated', async () => {
@@ -425,7 +575,13 @@ describe('4.3 embed-tenant admin', () => {
     expect(names).toContain('globex-corp');
     expect(names).toContain(tenant);
     expect(names).toEqual([...names].sort());
-    expect(items.find((item) => item['name'] === 'globex-corp')).toEqual({ name: 'globex-corp', displayName: 'Globex Corporation', createdAt: expect.any(String), userCount: 1, groupCount: 1 });
+    expect(items.find((item) => item['name'] === 'globex-corp')).toEqual({
+      name: 'globex-corp',
+      displayName: 'Globex Corporation',
+      createdAt: expect.any(String),
+      userCount: 1,
+      groupCount: 1,
+    });
     expect(names).not.toContain('acme');
   });
 
@@ -444,27 +600,58 @@ describe('4.3 embed-tenant admin', () => {
     const { items, pages } = await allPages(`/api/v1/embed-tenants/${tenant}/users`, 2, { authorization: embedAdmin });
     expect(items.map((item) => item['externalId'])).toEqual(['amy', 'bob', 'cat']);
     expect(pages).toHaveLength(2);
-    expect(items[0]).toEqual({ id: expect.any(Number), externalId: 'amy', email: null, displayName: null, picture: null, groups: ['crew'], createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(items[0]).toEqual({
+      id: expect.any(Number),
+      externalId: 'amy',
+      email: null,
+      displayName: null,
+      picture: null,
+      groups: ['crew'],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect((await admin('/api/v1/embed-tenants/no-such-tenant/users')).status).toBe(404);
   });
 
   it('4.3: groups: list, create (POST), get, patch, delete (204)', async () => {
     const list = await admin(`/api/v1/embed-tenants/${tenant}/groups`);
     expect(list.body['items']).toEqual([{ id: expect.any(Number), name: 'crew', description: null, memberCount: 2 }]);
-    const created = await admin(`/api/v1/embed-tenants/${tenant}/groups`, { method: 'POST', body: { name: 'Auditors', description: 'Read only' } });
+    const created = await admin(`/api/v1/embed-tenants/${tenant}/groups`, {
+      method: 'POST',
+      body: { name: 'Auditors', description: 'Read only' },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'Auditors', description: 'Read only', memberCount: 0 });
-    expect((await admin(`/api/v1/embed-tenants/${tenant}/groups`, { method: 'POST', body: { name: 'Auditors' } })).status).toBe(409);
-    expect((await admin(`/api/v1/embed-tenants/${tenant}/groups`, { method: 'POST', body: { description: 'no name' } })).status).toBe(400);
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      name: 'Auditors',
+      description: 'Read only',
+      memberCount: 0,
+    });
+    expect(
+      (await admin(`/api/v1/embed-tenants/${tenant}/groups`, { method: 'POST', body: { name: 'Auditors' } })).status,
+    ).toBe(409);
+    expect(
+      (await admin(`/api/v1/embed-tenants/${tenant}/groups`, { method: 'POST', body: { description: 'no name' } }))
+        .status,
+    ).toBe(400);
     const id = created.body['id'] as number;
     expect((await admin(`/api/v1/embed-tenants/${tenant}/groups/${id}`)).body).toEqual(created.body);
-    const patched = await admin(`/api/v1/embed-tenants/${tenant}/groups/${id}`, { method: 'PATCH', body: { description: null } });
+    const patched = await admin(`/api/v1/embed-tenants/${tenant}/groups/${id}`, {
+      method: 'PATCH',
+      body: { description: null },
+    });
     expect(patched.body).toEqual({ id, name: 'Auditors', description: null, memberCount: 0 });
-    const crewId = ((list.body['items'] as Json[])[0]!['id']) as number;
-    const renamed = await admin(`/api/v1/embed-tenants/${tenant}/groups/${crewId}`, { method: 'PATCH', body: { name: 'team' } });
+    const crewId = (list.body['items'] as Json[])[0]!['id'] as number;
+    const renamed = await admin(`/api/v1/embed-tenants/${tenant}/groups/${crewId}`, {
+      method: 'PATCH',
+      body: { name: 'team' },
+    });
     expect(renamed.body).toEqual({ id: crewId, name: 'team', description: null, memberCount: 2 });
     expect(emulator.context.state.externalUsers.get(externalUserKey(tenant, 'amy'))?.groups).toEqual(new Set(['team']));
-    expect((await admin(`/api/v1/embed-tenants/${tenant}/groups/${crewId}`, { method: 'PATCH', body: { name: 'Auditors' } })).status).toBe(409);
+    expect(
+      (await admin(`/api/v1/embed-tenants/${tenant}/groups/${crewId}`, { method: 'PATCH', body: { name: 'Auditors' } }))
+        .status,
+    ).toBe(409);
     const deleted = await admin(`/api/v1/embed-tenants/${tenant}/groups/${crewId}`, { method: 'DELETE' });
     expect(deleted.status).toBe(204);
     expect(emulator.context.state.externalUsers.get(externalUserKey(tenant, 'amy'))?.groups).toEqual(new Set());
@@ -473,9 +660,12 @@ describe('4.3 embed-tenant admin', () => {
   });
 
   it('4.3 / behaviour 4: group members: list, add and remove with { externalId } or { embedUserId }', async () => {
-    const crewId = ((await admin(`/api/v1/embed-tenants/${tenant}/groups`)).body['items'] as Json[])[0]!['id'] as number;
+    const crewId = ((await admin(`/api/v1/embed-tenants/${tenant}/groups`)).body['items'] as Json[])[0]![
+      'id'
+    ] as number;
     const members = `/api/v1/embed-tenants/${tenant}/groups/${crewId}/users`;
-    const externalIds = async () => (await allPages(members, 1, { authorization: embedAdmin })).items.map((item) => item['externalId']);
+    const externalIds = async () =>
+      (await allPages(members, 1, { authorization: embedAdmin })).items.map((item) => item['externalId']);
     expect(await externalIds()).toEqual(['amy', 'bob']);
     expect((await admin(members, { method: 'POST', body: { externalId: ' CAT ' } })).status).toBe(204);
     expect(await externalIds()).toEqual(['amy', 'bob', 'cat']);
@@ -486,7 +676,12 @@ describe('4.3 embed-tenant admin', () => {
     expect(await externalIds()).toEqual(['cat']);
     expect((await admin(`${members}?externalId=cat`, { method: 'DELETE' })).status).toBe(204);
     expect(await externalIds()).toEqual([]);
-    for (const body of [{}, { externalId: 'amy', embedUserId: amyId }, { externalId: 'nobody' }, { embedUserId: 'x' }]) {
+    for (const body of [
+      {},
+      { externalId: 'amy', embedUserId: amyId },
+      { externalId: 'nobody' },
+      { embedUserId: 'x' },
+    ]) {
       const answer = await admin(members, { method: 'POST', body });
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body).toEqual({ error: expect.any(String) });
@@ -500,9 +695,18 @@ describe('4.6 signed embedding of a dashboard and workbook embed access', () => 
   it('4.6: PATCH /api/v1/embed/dashboard/{publicId} { allowEmbed } enables and disables signed embedding', async () => {
     const disabled = await call('/api/v1/embed/dashboard/orders-ops', { method: 'PATCH', body: { allowEmbed: false } });
     expect(disabled.status).toBe(200);
-    expect(disabled.body).toMatchObject({ publicId: 'orders-ops', allowEmbed: false, workbookId: 102, deploymentId: 1, status: 'published' });
+    expect(disabled.body).toMatchObject({
+      publicId: 'orders-ops',
+      allowEmbed: false,
+      workbookId: 102,
+      deploymentId: 1,
+      status: 'published',
+    });
     expect(emulator.context.state.dashboards.get('orders-ops')?.allowEmbed).toBe(false);
-    const enabled = await call('/api/v1/embed/dashboard/internal-finance', { method: 'PATCH', body: { allowEmbed: true } });
+    const enabled = await call('/api/v1/embed/dashboard/internal-finance', {
+      method: 'PATCH',
+      body: { allowEmbed: true },
+    });
     expect(enabled.body['allowEmbed']).toBe(true);
     expect(emulator.context.state.dashboards.get('internal-finance')?.allowEmbed).toBe(true);
     await call('/api/v1/embed/dashboard/orders-ops', { method: 'PATCH', body: { allowEmbed: true } });
@@ -510,20 +714,56 @@ describe('4.6 signed embedding of a dashboard and workbook embed access', () => 
   });
 
   it('4.6: PATCH dashboard errors: 404 unknown, 400 bad body, 403 personal key, 401 without a Bearer key', async () => {
-    expect((await call('/api/v1/embed/dashboard/nope', { method: 'PATCH', body: { allowEmbed: true } })).status).toBe(404);
-    expect((await call('/api/v1/embed/dashboard/orders-ops', { method: 'PATCH', body: { allowEmbed: 'yes' } })).status).toBe(400);
-    expect((await call('/api/v1/embed/dashboard/orders-ops', { method: 'PATCH', body: { allowEmbed: false }, authorization: personal })).status).toBe(403);
-    expect((await call('/api/v1/embed/dashboard/orders-ops', { method: 'PATCH', body: { allowEmbed: false }, authorization: embedAdmin })).status).toBe(401);
+    expect((await call('/api/v1/embed/dashboard/nope', { method: 'PATCH', body: { allowEmbed: true } })).status).toBe(
+      404,
+    );
+    expect(
+      (await call('/api/v1/embed/dashboard/orders-ops', { method: 'PATCH', body: { allowEmbed: 'yes' } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await call('/api/v1/embed/dashboard/orders-ops', {
+          method: 'PATCH',
+          body: { allowEmbed: false },
+          authorization: personal,
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await call('/api/v1/embed/dashboard/orders-ops', {
+          method: 'PATCH',
+          body: { allowEmbed: false },
+          authorization: embedAdmin,
+        })
+      ).status,
+    ).toBe(401);
     expect(emulator.context.state.dashboards.get('orders-ops')?.allowEmbed).toBe(true);
   });
 
   it('5 rule 2: a scoped key cannot change embedding of a dashboard of another deployment (403)', async () => {
     const dashboards = emulator.context.state.dashboards;
-    dashboards.set('staging-board', { ...structuredClone(dashboards.get('orders-ops')!), id: 9001, publicId: 'staging-board', deploymentId: 2, workbookId: 105 });
+    dashboards.set('staging-board', {
+      ...structuredClone(dashboards.get('orders-ops')!),
+      id: 9001,
+      publicId: 'staging-board',
+      deploymentId: 2,
+      workbookId: 105,
+    });
     try {
-      expect((await call('/api/v1/embed/dashboard/staging-board', { method: 'PATCH', body: { allowEmbed: false }, authorization: scoped })).status).toBe(403);
+      expect(
+        (
+          await call('/api/v1/embed/dashboard/staging-board', {
+            method: 'PATCH',
+            body: { allowEmbed: false },
+            authorization: scoped,
+          })
+        ).status,
+      ).toBe(403);
       expect(dashboards.get('staging-board')?.allowEmbed).toBe(true);
-      expect((await call('/api/v1/embed/dashboard/staging-board', { method: 'PATCH', body: { allowEmbed: false } })).status).toBe(200);
+      expect(
+        (await call('/api/v1/embed/dashboard/staging-board', { method: 'PATCH', body: { allowEmbed: false } })).status,
+      ).toBe(200);
     } finally {
       dashboards.delete('staging-board');
     }
@@ -534,11 +774,19 @@ describe('4.6 signed embedding of a dashboard and workbook embed access', () => 
     expect((await call(path)).body).toEqual({ workbookId: 101, allEmbedUsers: 'none', embedTenants: [] });
     expect(embedAccessFor(emulator.context, 101, 'globex-corp')).toBe('none');
     const tenantRead = await call(path, { method: 'PUT', body: { embedTenantName: 'globex-corp', action: 'read' } });
-    expect(tenantRead.body).toEqual({ workbookId: 101, allEmbedUsers: 'none', embedTenants: [{ embedTenantName: 'globex-corp', action: 'read' }] });
+    expect(tenantRead.body).toEqual({
+      workbookId: 101,
+      allEmbedUsers: 'none',
+      embedTenants: [{ embedTenantName: 'globex-corp', action: 'read' }],
+    });
     expect(embedAccessFor(emulator.context, 101, 'globex-corp')).toBe('read');
     await call(path, { method: 'PUT', body: { action: 'read' } });
     await call(path, { method: 'PUT', body: { embedTenantName: 'globex-corp', action: 'none' } });
-    expect((await call(path)).body).toEqual({ workbookId: 101, allEmbedUsers: 'read', embedTenants: [{ embedTenantName: 'globex-corp', action: 'none' }] });
+    expect((await call(path)).body).toEqual({
+      workbookId: 101,
+      allEmbedUsers: 'read',
+      embedTenants: [{ embedTenantName: 'globex-corp', action: 'none' }],
+    });
     expect(embedAccessFor(emulator.context, 101, 'globex-corp')).toBe('none');
     expect(embedAccessFor(emulator.context, 101, 'other-tenant')).toBe('read');
   });
@@ -546,11 +794,23 @@ describe('4.6 signed embedding of a dashboard and workbook embed access', () => 
   it('4.6: embed-access errors: 400 bad action or unknown tenant, 404 unknown workbook, 403 without manage access or scope', async () => {
     const path = '/api/v1/deployments/1/workbooks/102/embed-access';
     expect((await call(path, { method: 'PUT', body: { action: 'write' } })).status).toBe(400);
-    expect((await call(path, { method: 'PUT', body: { action: 'read', embedTenantName: 'no-such-tenant' } })).status).toBe(400);
+    expect(
+      (await call(path, { method: 'PUT', body: { action: 'read', embedTenantName: 'no-such-tenant' } })).status,
+    ).toBe(400);
     expect((await call('/api/v1/deployments/1/workbooks/999/embed-access')).status).toBe(404);
     expect((await call('/api/v1/deployments/2/workbooks/102/embed-access')).status).toBe(404);
-    expect((await call('/api/v1/deployments/1/workbooks/101/embed-access', { method: 'PUT', body: { action: 'read' }, authorization: personal })).status).toBe(403);
+    expect(
+      (
+        await call('/api/v1/deployments/1/workbooks/101/embed-access', {
+          method: 'PUT',
+          body: { action: 'read' },
+          authorization: personal,
+        })
+      ).status,
+    ).toBe(403);
     expect((await call(path, { method: 'PUT', body: { action: 'read' }, authorization: personal })).status).toBe(200);
-    expect((await call('/api/v1/deployments/2/workbooks/105/embed-access', { authorization: scoped })).status).toBe(403);
+    expect((await call('/api/v1/deployments/2/workbooks/105/embed-access', { authorization: scoped })).status).toBe(
+      403,
+    );
   });
 });

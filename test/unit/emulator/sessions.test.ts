@@ -32,7 +32,11 @@ afterAll(async () => {
 });
 
 /** POSTs to the emulator with `Api-Key <key>` and a JSON content type unless told otherwise. */
-function post(path: string, body: unknown, options: { authorization?: string | null; contentType?: string | null; raw?: string } = {}) {
+function post(
+  path: string,
+  body: unknown,
+  options: { authorization?: string | null; contentType?: string | null; raw?: string } = {},
+) {
   return requestJson(emulator, path, {
     method: 'POST',
     body,
@@ -42,8 +46,10 @@ function post(path: string, body: unknown, options: { authorization?: string | n
   });
 }
 
-const generate = (body: unknown, options?: Parameters<typeof post>[2]) => post('/api/v1/embed/generate-session', body, options);
-const revoke = (body: unknown, options?: Parameters<typeof post>[2]) => post('/api/v1/embed/session/revoke', body, options);
+const generate = (body: unknown, options?: Parameters<typeof post>[2]) =>
+  post('/api/v1/embed/generate-session', body, options);
+const revoke = (body: unknown, options?: Parameters<typeof post>[2]) =>
+  post('/api/v1/embed/session/revoke', body, options);
 
 /** Mints a session and expects 200. */
 async function mint(body: Json): Promise<string> {
@@ -53,14 +59,22 @@ async function mint(body: Json): Promise<string> {
 }
 
 const state = () => emulator.context.state;
-const externalUser = (externalId: string, tenant = 'acme') => state().externalUsers.get(externalUserKey(tenant, externalId));
-const attributesOf = (externalId: string, tenant = 'acme') => Object.fromEntries(externalUser(externalId, tenant)?.attributes ?? []);
+const externalUser = (externalId: string, tenant = 'acme') =>
+  state().externalUsers.get(externalUserKey(tenant, externalId));
+const attributesOf = (externalId: string, tenant = 'acme') =>
+  Object.fromEntries(externalUser(externalId, tenant)?.attributes ?? []);
 
 describe('4.2 / 5 generate-session authentication', () => {
   const body = { deploymentId: 1, externalId: 'auth-user' };
 
   it('5 rule 3: missing, malformed or unknown Api-Key credential is 401 {"error"}', async () => {
-    for (const authorization of [null, 'Api-Key', `Bearer ${ADMIN_API_KEY}`, `Basic ${ADMIN_API_KEY}`, 'Api-Key svc_not_a_key']) {
+    for (const authorization of [
+      null,
+      'Api-Key',
+      `Bearer ${ADMIN_API_KEY}`,
+      `Basic ${ADMIN_API_KEY}`,
+      'Api-Key svc_not_a_key',
+    ]) {
       const answer = await generate(body, { authorization });
       expect(answer.status, String(authorization)).toBe(401);
       expect(answer.body).toEqual({ error: expect.any(String) });
@@ -130,7 +144,13 @@ describe('2.7 / 4.2 body validation (validateSessionRequest)', () => {
   });
 
   it('4.2 rule 8 / 2.7: fields not allowed with internalId are rejected (400)', async () => {
-    for (const extra of [{ userAttributes: [] }, { groups: ['sales'] }, { userProfile: { displayName: 'A' } }, { securityContext: {} }, { email: 'a@b.c' }]) {
+    for (const extra of [
+      { userAttributes: [] },
+      { groups: ['sales'] },
+      { userProfile: { displayName: 'A' } },
+      { securityContext: {} },
+      { email: 'a@b.c' },
+    ]) {
       const answer = await generate({ deploymentId: 1, internalId: 'ben@acme.test', ...extra });
       expect(answer.status, JSON.stringify(extra)).toBe(400);
       expect(answer.body['error']).toEqual(expect.stringContaining(Object.keys(extra)[0]!));
@@ -138,7 +158,12 @@ describe('2.7 / 4.2 body validation (validateSessionRequest)', () => {
   });
 
   it('4.2 rule 3: definitions without creatorMode: true are 400', async () => {
-    const answer = await generate({ deploymentId: 1, externalId: 'def-user', embedTenantName: 'globex-corp', groupDefinitions: [{ name: 'x' }] });
+    const answer = await generate({
+      deploymentId: 1,
+      externalId: 'def-user',
+      embedTenantName: 'globex-corp',
+      groupDefinitions: [{ name: 'x' }],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body['error']).toEqual(expect.stringContaining('creatorMode'));
   });
@@ -151,7 +176,9 @@ describe('behaviour 4 / 2 sessions: 32 hex characters, single use, 5 minutes, to
     expect(Object.keys(answer.body)).toEqual(['sessionId']);
     expect(answer.body['sessionId']).toMatch(/^[0-9a-f]{32}$/);
     expect(isSessionId(answer.body['sessionId'])).toBe(true);
-    const ids = new Set(await Promise.all(Array.from({ length: 5 }, () => mint({ deploymentId: 1, externalId: 'hex-user' }))));
+    const ids = new Set(
+      await Promise.all(Array.from({ length: 5 }, () => mint({ deploymentId: 1, externalId: 'hex-user' }))),
+    );
     expect(ids.size).toBe(5);
   });
 
@@ -165,7 +192,10 @@ describe('behaviour 4 / 2 sessions: 32 hex characters, single use, 5 minutes, to
 
   it('behaviour 2: two concurrent exchanges of one session: exactly one succeeds', async () => {
     const sessionId = await mint({ deploymentId: 1, externalId: 'race-user' });
-    const results = await Promise.all([exchangeEmbedSession(emulator.context, sessionId), exchangeEmbedSession(emulator.context, sessionId)]);
+    const results = await Promise.all([
+      exchangeEmbedSession(emulator.context, sessionId),
+      exchangeEmbedSession(emulator.context, sessionId),
+    ]);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
   });
 
@@ -175,11 +205,19 @@ describe('behaviour 4 / 2 sessions: 32 hex characters, single use, 5 minutes, to
     clock.advance(EMBED_SESSION_TTL_MS - 1);
     expect((await exchangeEmbedSession(emulator.context, inTime)).ok).toBe(true);
     clock.advance(1);
-    expect(await exchangeEmbedSession(emulator.context, late)).toEqual({ ok: false, reason: 'expired', message: expect.any(String) });
+    expect(await exchangeEmbedSession(emulator.context, late)).toEqual({
+      ok: false,
+      reason: 'expired',
+      message: expect.any(String),
+    });
   });
 
   it('behaviour 2: an unknown session id fails as unknown', async () => {
-    expect(await exchangeEmbedSession(emulator.context, '0'.repeat(32))).toEqual({ ok: false, reason: 'unknown', message: expect.any(String) });
+    expect(await exchangeEmbedSession(emulator.context, '0'.repeat(32))).toEqual({
+      ok: false,
+      reason: 'unknown',
+      message: expect.any(String),
+    });
     expect((await exchangeEmbedSession(emulator.context, 'not-a-session')).ok).toBe(false);
   });
 
@@ -193,16 +231,27 @@ describe('behaviour 4 / 2 sessions: 32 hex characters, single use, 5 minutes, to
     clock.advance(EMBED_TOKEN_TTL_MS - 1);
     expect(verifyEmbedToken(emulator.context, exchange.token).ok).toBe(true);
     clock.advance(1);
-    expect(verifyEmbedToken(emulator.context, exchange.token)).toEqual({ ok: false, reason: 'expired', message: expect.any(String) });
+    expect(verifyEmbedToken(emulator.context, exchange.token)).toEqual({
+      ok: false,
+      reason: 'expired',
+      message: expect.any(String),
+    });
     expect(verifyEmbedToken(emulator.context, 'not-a-token')).toMatchObject({ ok: false, reason: 'unknown' });
   });
 
   it('5 rule 8 / 4.2: the token is a deployment JWT the data API accepts, with row-level security from the session user', async () => {
-    const sessionId = await mint({ deploymentId: 1, externalId: 'rls-user', userAttributes: [{ name: 'region', value: 'EMEA' }] });
+    const sessionId = await mint({
+      deploymentId: 1,
+      externalId: 'rls-user',
+      userAttributes: [{ name: 'region', value: 'EMEA' }],
+    });
     const exchange = await exchangeEmbedSession(emulator.context, sessionId);
     if (!exchange.ok) throw new Error(exchange.message);
     expect(exchange.user.attributes).toEqual({ region: 'EMEA' });
-    const result = await loadData(emulator, exchange.token, { measures: ['orders.count'], dimensions: ['orders.region'] });
+    const result = await loadData(emulator, exchange.token, {
+      measures: ['orders.count'],
+      dimensions: ['orders.region'],
+    });
     expect(result.data.map((row) => row['orders.region'])).toEqual(['EMEA']);
   });
 
@@ -263,7 +312,14 @@ describe('behaviour 4 revoke', () => {
 
 describe('4.2 rule 1 read-only mode resolves names against the tenant-wide catalog', () => {
   it(`4.2 rule 1 / 7: an unknown attribute name is 400 "${USER_ATTRIBUTES_NOT_FOUND}"`, async () => {
-    const answer = await generate({ deploymentId: 1, externalId: 'ro-attr', userAttributes: [{ name: 'region', value: 'NA' }, { name: 'plan', value: 'gold' }] });
+    const answer = await generate({
+      deploymentId: 1,
+      externalId: 'ro-attr',
+      userAttributes: [
+        { name: 'region', value: 'NA' },
+        { name: 'plan', value: 'gold' },
+      ],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body['error']).toBe(USER_ATTRIBUTES_NOT_FOUND);
     expect(answer.body['problems']).toEqual([expect.stringContaining('"plan"')]);
@@ -278,10 +334,21 @@ describe('4.2 rule 1 read-only mode resolves names against the tenant-wide catal
   });
 
   it("4.2 rule 1: an embed tenant's scoped names do not resolve in read-only mode", async () => {
-    const answer = await generate({ deploymentId: 1, externalId: 'ro-scoped', embedTenantName: 'globex-corp', groups: ['globex-analysts'] });
+    const answer = await generate({
+      deploymentId: 1,
+      externalId: 'ro-scoped',
+      embedTenantName: 'globex-corp',
+      groups: ['globex-analysts'],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body['error']).toBe('Groups with names globex-analysts not found');
-    const tenantWide = await generate({ deploymentId: 1, externalId: 'ro-scoped', embedTenantName: 'globex-corp', groups: ['sales'], userAttributes: [{ name: 'is_vip', value: true }] });
+    const tenantWide = await generate({
+      deploymentId: 1,
+      externalId: 'ro-scoped',
+      embedTenantName: 'globex-corp',
+      groups: ['sales'],
+      userAttributes: [{ name: 'is_vip', value: true }],
+    });
     expect(tenantWide.status).toBe(200);
     expect(externalUser('ro-scoped', 'globex-corp')?.groups).toEqual(new Set(['sales']));
   });
@@ -314,22 +381,47 @@ describe('4.2 rule 5 attribute values', () => {
       ],
     });
     expect(right.status).toBe(200);
-    expect(attributesOf('typed-user')).toEqual({ region: 'NA', max_discount: 15, is_vip: true, allowed_regions: ['NA', 'EMEA'], allowed_store_ids: [1, 2] });
+    expect(attributesOf('typed-user')).toEqual({
+      region: 'NA',
+      max_discount: 15,
+      is_vip: true,
+      allowed_regions: ['NA', 'EMEA'],
+      allowed_store_ids: [1, 2],
+    });
   });
 
   it('4.2 rule 5: values persist per user; later calls overwrite only the names they send; null clears', async () => {
-    await mint({ deploymentId: 1, externalId: 'persist-user', userAttributes: [{ name: 'region', value: 'NA' }, { name: 'max_discount', value: 10 }] });
+    await mint({
+      deploymentId: 1,
+      externalId: 'persist-user',
+      userAttributes: [
+        { name: 'region', value: 'NA' },
+        { name: 'max_discount', value: 10 },
+      ],
+    });
     await mint({ deploymentId: 1, externalId: 'persist-user' });
     expect(attributesOf('persist-user')).toEqual({ region: 'NA', max_discount: 10 });
     await mint({ deploymentId: 1, externalId: 'persist-user', userAttributes: [{ name: 'region', value: 'LATAM' }] });
     expect(attributesOf('persist-user')).toEqual({ region: 'LATAM', max_discount: 10 });
-    await mint({ deploymentId: 1, externalId: 'persist-user', userAttributes: [{ name: 'max_discount', value: null }] });
+    await mint({
+      deploymentId: 1,
+      externalId: 'persist-user',
+      userAttributes: [{ name: 'max_discount', value: null }],
+    });
     expect(attributesOf('persist-user')).toEqual({ region: 'LATAM' });
   });
 
   it('2.7: externalId is trimmed and lowercased, so both spellings are one user', async () => {
-    await mint({ deploymentId: 1, externalId: '  Mixed@Case.Test ', userAttributes: [{ name: 'region', value: 'NA' }] });
-    await mint({ deploymentId: 1, externalId: 'mixed@case.test', userAttributes: [{ name: 'max_discount', value: 3 }] });
+    await mint({
+      deploymentId: 1,
+      externalId: '  Mixed@Case.Test ',
+      userAttributes: [{ name: 'region', value: 'NA' }],
+    });
+    await mint({
+      deploymentId: 1,
+      externalId: 'mixed@case.test',
+      userAttributes: [{ name: 'max_discount', value: 3 }],
+    });
     expect(attributesOf('mixed@case.test')).toEqual({ region: 'NA', max_discount: 3 });
   });
 });
@@ -349,13 +441,29 @@ describe('4.2 rule 6 groups and rule 7 userProfile', () => {
   });
 
   it('4.2 rule 7: userProfile is stored per externalId; sent properties overwrite, omitted ones keep', async () => {
-    await mint({ deploymentId: 1, externalId: 'profile-user', userProfile: { displayName: 'Pat', picture: 'https://cdn.example.com/pat.png' } });
+    await mint({
+      deploymentId: 1,
+      externalId: 'profile-user',
+      userProfile: { displayName: 'Pat', picture: 'https://cdn.example.com/pat.png' },
+    });
     await mint({ deploymentId: 1, externalId: 'profile-user' });
-    expect(externalUser('profile-user')?.profile).toEqual({ displayName: 'Pat', picture: 'https://cdn.example.com/pat.png' });
+    expect(externalUser('profile-user')?.profile).toEqual({
+      displayName: 'Pat',
+      picture: 'https://cdn.example.com/pat.png',
+    });
     await mint({ deploymentId: 1, externalId: 'profile-user', userProfile: { displayName: 'Patricia' } });
-    expect(externalUser('profile-user')?.profile).toEqual({ displayName: 'Patricia', picture: 'https://cdn.example.com/pat.png' });
-    const exchange = await exchangeEmbedSession(emulator.context, await mint({ deploymentId: 1, externalId: 'profile-user', email: 'pat@example.com' }));
-    expect(exchange).toMatchObject({ ok: true, user: { displayName: 'Patricia', picture: 'https://cdn.example.com/pat.png', email: 'pat@example.com' } });
+    expect(externalUser('profile-user')?.profile).toEqual({
+      displayName: 'Patricia',
+      picture: 'https://cdn.example.com/pat.png',
+    });
+    const exchange = await exchangeEmbedSession(
+      emulator.context,
+      await mint({ deploymentId: 1, externalId: 'profile-user', email: 'pat@example.com' }),
+    );
+    expect(exchange).toMatchObject({
+      ok: true,
+      user: { displayName: 'Patricia', picture: 'https://cdn.example.com/pat.png', email: 'pat@example.com' },
+    });
   });
 });
 
@@ -363,9 +471,15 @@ describe('4.2 rule 8 internalId', () => {
   it("4.2 rule 8: internalId mints a session for the internal user with that user's own permissions", async () => {
     const sessionId = await mint({ deploymentId: 1, internalId: 'Ben@Acme.test' });
     const exchange = await exchangeEmbedSession(emulator.context, sessionId);
-    expect(exchange).toMatchObject({ ok: true, user: { kind: 'internal', id: 'ben@acme.test', role: 'editor', attributes: { region: 'EMEA' } } });
+    expect(exchange).toMatchObject({
+      ok: true,
+      user: { kind: 'internal', id: 'ben@acme.test', role: 'editor', attributes: { region: 'EMEA' } },
+    });
     if (!exchange.ok) return;
-    const result = await loadData(emulator, exchange.token, { measures: ['orders.count'], dimensions: ['orders.region'] });
+    const result = await loadData(emulator, exchange.token, {
+      measures: ['orders.count'],
+      dimensions: ['orders.region'],
+    });
     expect(result.data.map((row) => row['orders.region'])).toEqual(['EMEA']);
   });
 
@@ -387,10 +501,25 @@ describe('4.2 rules 2-4 creator mode', () => {
       userAttributes: [{ name: 'region', value: 'EMEA' }],
     });
     expect(ok.status).toBe(200);
-    expect(externalUser('creator-user', 'globex-corp')).toMatchObject({ groups: new Set(['globex-analysts']), attributes: new Map([['region', 'EMEA']]) });
-    const tenantWideGroup = await generate({ deploymentId: 1, externalId: 'creator-user', embedTenantName: 'globex-corp', creatorMode: true, groups: ['analysts'] });
+    expect(externalUser('creator-user', 'globex-corp')).toMatchObject({
+      groups: new Set(['globex-analysts']),
+      attributes: new Map([['region', 'EMEA']]),
+    });
+    const tenantWideGroup = await generate({
+      deploymentId: 1,
+      externalId: 'creator-user',
+      embedTenantName: 'globex-corp',
+      creatorMode: true,
+      groups: ['analysts'],
+    });
     expect(tenantWideGroup.body['error']).toBe('Groups with names analysts not found');
-    const tenantWideAttribute = await generate({ deploymentId: 1, externalId: 'creator-user', embedTenantName: 'globex-corp', creatorMode: true, userAttributes: [{ name: 'max_discount', value: 1 }] });
+    const tenantWideAttribute = await generate({
+      deploymentId: 1,
+      externalId: 'creator-user',
+      embedTenantName: 'globex-corp',
+      creatorMode: true,
+      userAttributes: [{ name: 'max_discount', value: 1 }],
+    });
     expect(tenantWideAttribute.body['error']).toBe(USER_ATTRIBUTES_NOT_FOUND);
   });
 
@@ -402,9 +531,15 @@ describe('4.2 rules 2-4 creator mode', () => {
       creatorMode: true,
       embedTenantProfile: { displayName: 'Initech' },
       groupDefinitions: [{ name: 'tps-reports', description: 'TPS' }],
-      userAttributeDefinitions: [{ name: 'plan', type: 'string', displayName: 'Plan' }, { name: 'seats', type: 'number' }],
+      userAttributeDefinitions: [
+        { name: 'plan', type: 'string', displayName: 'Plan' },
+        { name: 'seats', type: 'number' },
+      ],
       groups: ['tps-reports'],
-      userAttributes: [{ name: 'plan', value: 'gold' }, { name: 'seats', value: 12 }],
+      userAttributes: [
+        { name: 'plan', value: 'gold' },
+        { name: 'seats', value: 12 },
+      ],
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const tenant = state().embedTenants.get('initech-ltd');
@@ -420,17 +555,45 @@ describe('4.2 rules 2-4 creator mode', () => {
 
   it('4.2 rule 3: definitions are idempotent; description, displayName, defaultValue update when supplied and different, never cleared', async () => {
     const base = { deploymentId: 1, externalId: 'idem-user', embedTenantName: 'idem-tenant', creatorMode: true };
-    await mint({ ...base, groupDefinitions: [{ name: 'team', description: 'First' }], userAttributeDefinitions: [{ name: 'tier', type: 'string', displayName: 'Tier', defaultValue: 'free', description: 'Plan tier' }] });
+    await mint({
+      ...base,
+      groupDefinitions: [{ name: 'team', description: 'First' }],
+      userAttributeDefinitions: [
+        { name: 'tier', type: 'string', displayName: 'Tier', defaultValue: 'free', description: 'Plan tier' },
+      ],
+    });
     const tenant = () => state().embedTenants.get('idem-tenant')!;
     const groupId = tenant().groups.get('team')?.id;
     const attributeId = tenant().attributeDefinitions.get('tier')?.id;
-    await mint({ ...base, groupDefinitions: [{ name: 'team' }], userAttributeDefinitions: [{ name: 'tier', type: 'string' }] });
+    await mint({
+      ...base,
+      groupDefinitions: [{ name: 'team' }],
+      userAttributeDefinitions: [{ name: 'tier', type: 'string' }],
+    });
     expect(tenant().groups.size).toBe(1);
     expect(tenant().groups.get('team')).toEqual({ id: groupId, name: 'team', description: 'First' });
-    expect(tenant().attributeDefinitions.get('tier')).toEqual({ id: attributeId, name: 'tier', type: 'string', displayName: 'Tier', defaultValue: 'free', description: 'Plan tier' });
-    await mint({ ...base, groupDefinitions: [{ name: 'team', description: 'Second' }], userAttributeDefinitions: [{ name: 'tier', type: 'string', displayName: 'Plan', defaultValue: 'pro' }] });
+    expect(tenant().attributeDefinitions.get('tier')).toEqual({
+      id: attributeId,
+      name: 'tier',
+      type: 'string',
+      displayName: 'Tier',
+      defaultValue: 'free',
+      description: 'Plan tier',
+    });
+    await mint({
+      ...base,
+      groupDefinitions: [{ name: 'team', description: 'Second' }],
+      userAttributeDefinitions: [{ name: 'tier', type: 'string', displayName: 'Plan', defaultValue: 'pro' }],
+    });
     expect(tenant().groups.get('team')).toEqual({ id: groupId, name: 'team', description: 'Second' });
-    expect(tenant().attributeDefinitions.get('tier')).toEqual({ id: attributeId, name: 'tier', type: 'string', displayName: 'Plan', defaultValue: 'pro', description: 'Plan tier' });
+    expect(tenant().attributeDefinitions.get('tier')).toEqual({
+      id: attributeId,
+      name: 'tier',
+      type: 'string',
+      displayName: 'Plan',
+      defaultValue: 'pro',
+      description: 'Plan tier',
+    });
   });
 
   it(`4.2 rule 4 / 7: changing a definition's type fails with "${CANNOT_CHANGE_TYPE}" and nothing is upserted`, async () => {
@@ -443,7 +606,10 @@ describe('4.2 rules 2-4 creator mode', () => {
       creatorMode: true,
       embedTenantProfile: { displayName: 'Renamed' },
       groupDefinitions: [{ name: 'new-group' }],
-      userAttributeDefinitions: [{ name: 'new-attribute', type: 'number' }, { name: 'region', type: 'number' }],
+      userAttributeDefinitions: [
+        { name: 'new-attribute', type: 'number' },
+        { name: 'region', type: 'number' },
+      ],
       groups: ['new-group'],
     });
     expect(answer.status).toBe(400);
@@ -456,13 +622,22 @@ describe('4.2 rules 2-4 creator mode', () => {
     expect(tenant.displayName).toBe('Globex Corporation');
     expect(externalUser('type-change-user', 'globex-corp')).toBeUndefined();
     // A new tenant is not created by a failing request either.
-    const fresh = await generate({ ...{ deploymentId: 1, externalId: 'u', embedTenantName: 'ghost-tenant', creatorMode: true }, groups: ['missing'] });
+    const fresh = await generate({
+      ...{ deploymentId: 1, externalId: 'u', embedTenantName: 'ghost-tenant', creatorMode: true },
+      groups: ['missing'],
+    });
     expect(fresh.status).toBe(400);
     expect(state().embedTenants.has('ghost-tenant')).toBe(false);
   });
 
   it('4.2 rule 5: a value must match the type of a scoped definition', async () => {
-    const answer = await generate({ deploymentId: 1, externalId: 'scoped-type', embedTenantName: 'globex-corp', creatorMode: true, userAttributes: [{ name: 'region', value: ['NA'] }] });
+    const answer = await generate({
+      deploymentId: 1,
+      externalId: 'scoped-type',
+      embedTenantName: 'globex-corp',
+      creatorMode: true,
+      userAttributes: [{ name: 'region', value: ['NA'] }],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body['error']).toEqual(expect.stringContaining('"region" is of type string'));
   });
@@ -470,13 +645,21 @@ describe('4.2 rules 2-4 creator mode', () => {
   it('4.2 rule 3: creator mode needs the useCreatorMode tenant flag (403 without it)', async () => {
     state().tenantFlags.set('useCreatorMode', false);
     try {
-      const answer = await generate({ deploymentId: 1, externalId: 'flag-user', embedTenantName: 'globex-corp', creatorMode: true });
+      const answer = await generate({
+        deploymentId: 1,
+        externalId: 'flag-user',
+        embedTenantName: 'globex-corp',
+        creatorMode: true,
+      });
       expect(answer.status).toBe(403);
       expect(answer.body['error']).toEqual(expect.stringContaining('useCreatorMode'));
     } finally {
       state().tenantFlags.set('useCreatorMode', true);
     }
-    expect((await generate({ deploymentId: 1, externalId: 'flag-user', embedTenantName: 'globex-corp', creatorMode: true })).status).toBe(200);
+    expect(
+      (await generate({ deploymentId: 1, externalId: 'flag-user', embedTenantName: 'globex-corp', creatorMode: true }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -501,7 +684,17 @@ describe('8 external user limit', () => {
       const key = externalUserKey('acme', `filler-${index}`);
       if (users.has(key)) continue;
       added.push(key);
-      users.set(key, { id: 900_000 + index, externalId: `filler-${index}`, embedTenantName: 'acme', profile: {}, attributes: new Map(), groups: new Set(), source: 'embed', createdAt: 0, updatedAt: 0 });
+      users.set(key, {
+        id: 900_000 + index,
+        externalId: `filler-${index}`,
+        embedTenantName: 'acme',
+        profile: {},
+        attributes: new Map(),
+        groups: new Set(),
+        source: 'embed',
+        createdAt: 0,
+        updatedAt: 0,
+      });
     }
     try {
       const refused = await generate({ deploymentId: 1, externalId: 'one-too-many' });

@@ -61,14 +61,20 @@ describe('2.7 settings.showDashboardChat is tri-state', () => {
     flags.set('showDashboardChat', false);
     try {
       expect((await pageConfig(dashboardPath(await mint()))).showDashboardChat).toBe(false);
-      expect((await pageConfig(dashboardPath(await mint({ settings: { showDashboardChat: true } })))).showDashboardChat).toBe(true);
-      expect((await pageConfig(dashboardPath(await mint({ settings: { showDashboardChat: false } })))).showDashboardChat).toBe(false);
+      expect(
+        (await pageConfig(dashboardPath(await mint({ settings: { showDashboardChat: true } })))).showDashboardChat,
+      ).toBe(true);
+      expect(
+        (await pageConfig(dashboardPath(await mint({ settings: { showDashboardChat: false } })))).showDashboardChat,
+      ).toBe(false);
     } finally {
       flags.set('showDashboardChat', before ?? true);
     }
     // Account-wide on (the world's default): omitted shows it, false still hides it.
     expect((await pageConfig(dashboardPath(await mint()))).showDashboardChat).toBe(true);
-    expect((await pageConfig(dashboardPath(await mint({ settings: { showDashboardChat: false } })))).showDashboardChat).toBe(false);
+    expect(
+      (await pageConfig(dashboardPath(await mint({ settings: { showDashboardChat: false } })))).showDashboardChat,
+    ).toBe(false);
   });
 
   it('2.7 showDashboardChat: false does not affect the standalone embedded chat surface', async () => {
@@ -87,7 +93,13 @@ describe('4.2 rule 3 definitions at the HTTP boundary', () => {
 
   it.each([
     ['groupDefinitions', [{ name: 'dup-team' }, { name: 'dup-team', description: 'again' }]],
-    ['userAttributeDefinitions', [{ name: 'dup-attr', type: 'string' }, { name: 'dup-attr', type: 'string' }]],
+    [
+      'userAttributeDefinitions',
+      [
+        { name: 'dup-attr', type: 'string' },
+        { name: 'dup-attr', type: 'string' },
+      ],
+    ],
   ])('4.2 rule 3: duplicate names within %s are 400 and nothing is upserted', async (field, definitions) => {
     const answer = await generate({ ...creator, embedTenantName: 'dup-tenant', [field]: definitions });
     expect(answer.status).toBe(400);
@@ -95,14 +107,14 @@ describe('4.2 rule 3 definitions at the HTTP boundary', () => {
     expect(emulator.context.state.embedTenants.has('dup-tenant')).toBe(false);
   });
 
-  it.each([['groupDefinitions', [{ name: 'team' }]], ['userAttributeDefinitions', [{ name: 'tier', type: 'string' }]]])(
-    '4.2 rule 3: %s without an embedTenantName are 400, even in creator mode',
-    async (field, definitions) => {
-      const answer = await generate({ ...creator, [field]: definitions });
-      expect(answer.status).toBe(400);
-      expect(answer.body['error']).toEqual(expect.stringContaining('embedTenantName'));
-    },
-  );
+  it.each([
+    ['groupDefinitions', [{ name: 'team' }]],
+    ['userAttributeDefinitions', [{ name: 'tier', type: 'string' }]],
+  ])('4.2 rule 3: %s without an embedTenantName are 400, even in creator mode', async (field, definitions) => {
+    const answer = await generate({ ...creator, [field]: definitions });
+    expect(answer.status).toBe(400);
+    expect(answer.body['error']).toEqual(expect.stringContaining('embedTenantName'));
+  });
 });
 
 describe('2.8, behaviour 1 optional chat request fields the emulator accepts', () => {
@@ -131,7 +143,12 @@ describe('2.8, behaviour 1 optional chat request fields the emulator accepts', (
     expect(answer.status).toBe(200);
     expect(finalAnswer(answer.lines)).toBeDefined();
     for (const extra of [{ activeBranchName: 7 }, { isDefaultBranch: 'yes' }]) {
-      const response = await post(emulator, { input: 'hi', messageId: newMessageId(), sessionSettings: alice, ...extra });
+      const response = await post(emulator, {
+        input: 'hi',
+        messageId: newMessageId(),
+        sessionSettings: alice,
+        ...extra,
+      });
       expect(response.status, JSON.stringify(extra)).toBe(400);
       expect(await response.json()).toEqual({ error: expect.stringContaining(Object.keys(extra)[0]!) });
     }
@@ -150,9 +167,14 @@ describe('2.1, 2.4, 2.5, 2.6 resources the emulator answers', () => {
     let after: string | null = null;
     do {
       const query: string = after === null ? 'first=2' : `first=2&after=${encodeURIComponent(after)}`;
-      const response = await fetch(`${emulator.url}/api/v1/deployments/${deploymentId}/workbooks?${query}`, { headers: { authorization: `Bearer ${ADMIN_API_KEY}` } });
+      const response = await fetch(`${emulator.url}/api/v1/deployments/${deploymentId}/workbooks?${query}`, {
+        headers: { authorization: `Bearer ${ADMIN_API_KEY}` },
+      });
       expect(response.status).toBe(200);
-      const page = (await response.json()) as { items: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+      const page = (await response.json()) as {
+        items: unknown[];
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      };
       items.push(...page.items);
       after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
     } while (after !== null);
@@ -186,26 +208,44 @@ describe('2.1, 2.4, 2.5, 2.6 resources the emulator answers', () => {
 });
 
 describe('2.8, 8 chat users and threads (API key)', () => {
-  const user = (externalId: string) => emulator.context.state.externalUsers.get(externalUserKey(ACCOUNT_NAME, externalId));
+  const user = (externalId: string) =>
+    emulator.context.state.externalUsers.get(externalUserKey(ACCOUNT_NAME, externalId));
 
   it('2.8 sessionSettings: email, groups and securityContext are attached to the provisioned external user', async () => {
     const answer = await chat(emulator, {
       input: 'orders by status',
       messageId: newMessageId(),
-      sessionSettings: { externalId: 'gap-pia@partner.test', email: 'pia@partner.test', groups: ['sales'], securityContext: { team: 'blue' } },
+      sessionSettings: {
+        externalId: 'gap-pia@partner.test',
+        email: 'pia@partner.test',
+        groups: ['sales'],
+        securityContext: { team: 'blue' },
+      },
     });
     expect(answer.status).toBe(200);
-    expect(user('gap-pia@partner.test')).toMatchObject({ email: 'pia@partner.test', groups: new Set(['sales']), securityContext: { team: 'blue' } });
+    expect(user('gap-pia@partner.test')).toMatchObject({
+      email: 'pia@partner.test',
+      groups: new Set(['sales']),
+      securityContext: { team: 'blue' },
+    });
   });
 
   it('behaviour 1: an unknown sessionSettings.timezone is 400, nothing streamed', async () => {
-    const response = await post(emulator, { input: 'hi', messageId: newMessageId(), sessionSettings: { externalId: 'gap-tz', timezone: 'Mars/Olympus' } });
+    const response = await post(emulator, {
+      input: 'hi',
+      messageId: newMessageId(),
+      sessionSettings: { externalId: 'gap-tz', timezone: 'Mars/Olympus' },
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: expect.stringContaining('timezone') });
   });
 
   it('2.8 chatId omitted: each request creates a new thread', async () => {
-    const body = () => ({ input: 'orders by status', messageId: newMessageId(), sessionSettings: { externalId: 'gap-threads' } });
+    const body = () => ({
+      input: 'orders by status',
+      messageId: newMessageId(),
+      sessionSettings: { externalId: 'gap-threads' },
+    });
     const first = chatIdOf((await chat(emulator, body())).lines);
     const second = chatIdOf((await chat(emulator, body())).lines);
     expect(first).not.toBe(second);
@@ -225,7 +265,9 @@ describe('8, 4.1 rule 2 DashboardAppSource.entry over HTTP', () => {
     expect(await over.json()).toMatchObject({ error: expect.stringContaining('app.entry') });
     const atLimit = await put('a'.repeat(MAX_APP_ENTRY_LENGTH));
     expect(atLimit.status).toBe(200);
-    expect(await atLimit.json()).toMatchObject({ dashboardDraft: { app: { entry: 'a'.repeat(MAX_APP_ENTRY_LENGTH) } } });
+    expect(await atLimit.json()).toMatchObject({
+      dashboardDraft: { app: { entry: 'a'.repeat(MAX_APP_ENTRY_LENGTH) } },
+    });
   });
 });
 
@@ -243,7 +285,11 @@ describe('behaviour 2, 3, 8 time windows as the spec states them', () => {
     const response = await fetch(`${emulator.url}${dashboardPath(early)}`);
     expect(response.status).toBe(200);
     const html = await response.text();
-    const token = (JSON.parse(new RegExp(`<script type="application/json" id="${CONFIG_ELEMENT_ID}">(.*?)</script>`, 's').exec(html)![1]!) as EmbedPageConfig).token;
+    const token = (
+      JSON.parse(
+        new RegExp(`<script type="application/json" id="${CONFIG_ELEMENT_ID}">(.*?)</script>`, 's').exec(html)![1]!,
+      ) as EmbedPageConfig
+    ).token;
     clock.advance(MINUTE);
     expect((await fetch(`${emulator.url}${dashboardPath(late)}`)).status).toBe(401);
 
@@ -256,8 +302,10 @@ describe('behaviour 2, 3, 8 time windows as the spec states them', () => {
   });
 
   it('3, 8: an external chat user without ephemeralTtlSeconds is removed one week after creation, not before', async () => {
-    const ask = (externalId: string) => chat(emulator, { input: 'orders by status', messageId: newMessageId(), sessionSettings: { externalId } });
-    const user = (externalId: string) => emulator.context.state.externalUsers.get(externalUserKey(ACCOUNT_NAME, externalId));
+    const ask = (externalId: string) =>
+      chat(emulator, { input: 'orders by status', messageId: newMessageId(), sessionSettings: { externalId } });
+    const user = (externalId: string) =>
+      emulator.context.state.externalUsers.get(externalUserKey(ACCOUNT_NAME, externalId));
     expect((await ask('gap-week')).status).toBe(200);
     expect(user('gap-week')).toBeDefined();
     clock.advance(7 * DAY - MINUTE);

@@ -68,7 +68,15 @@ describe('startEmulator', () => {
   it('state is in memory and fresh for every start', async () => {
     const first = await startEmulator();
     first.context.state.dashboards.delete('sales-overview');
-    first.context.state.threads.set('x', { chatId: 'x', agentId: '1', deploymentId: 1, owner: { kind: 'internal', userId: 1 }, messages: [], createdAt: 0, updatedAt: 0 });
+    first.context.state.threads.set('x', {
+      chatId: 'x',
+      agentId: '1',
+      deploymentId: 1,
+      owner: { kind: 'internal', userId: 1 },
+      messages: [],
+      createdAt: 0,
+      updatedAt: 0,
+    });
     await first.close();
     const second = await startEmulator();
     try {

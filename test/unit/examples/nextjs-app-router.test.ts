@@ -51,18 +51,29 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  new Request(`${APP}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: APP, ...headers }, body: JSON.stringify(body) });
+  new Request(`${APP}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: APP, ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('examples/nextjs-app-router against the emulator', () => {
   it('.env.example holds the emulator world (keys and secret) these tests use', async () => {
     const { readFile } = await import('node:fs/promises');
     const text = await readFile('examples/nextjs-app-router/.env.example', 'utf8');
-    const values = Object.fromEntries(text.split('\n').filter((line) => /^[A-Z_]+=/.test(line)).map((line) => line.split('=', 2) as [string, string]));
+    const values = Object.fromEntries(
+      text
+        .split('\n')
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => line.split('=', 2) as [string, string]),
+    );
     expect(values).toEqual(envFor('http://127.0.0.1:4010'));
   });
 
   it('embed-session route: a session for the signed-in viewer; 401 signed out; 403 for the dashboard it refuses; 403 cross-site', async () => {
-    const answer = await routes.session.POST(post('/api/embed-session', { surface: 'dashboard', publicId: 'sales-overview' }));
+    const answer = await routes.session.POST(
+      post('/api/embed-session', { surface: 'dashboard', publicId: 'sales-overview' }),
+    );
     expect(answer.status).toBe(200);
     const { sessionId } = (await answer.json()) as { sessionId: string };
     expect(sessionId).toMatch(/\S/);
@@ -70,16 +81,28 @@ describe('examples/nextjs-app-router against the emulator', () => {
     const page = await fetch(`${emulator.url}/embed/dashboard/sales-overview?session=${encodeURIComponent(sessionId)}`);
     expect(page.status).toBe(200);
 
-    const signedOut = await routes.session.POST(post('/api/embed-session', { surface: 'dashboard', publicId: 'sales-overview' }, { cookie: 'demo-user=nobody' }));
+    const signedOut = await routes.session.POST(
+      post('/api/embed-session', { surface: 'dashboard', publicId: 'sales-overview' }, { cookie: 'demo-user=nobody' }),
+    );
     expect(signedOut.status).toBe(401);
-    const refused = await routes.session.POST(post('/api/embed-session', { surface: 'dashboard', publicId: 'internal-finance' }));
+    const refused = await routes.session.POST(
+      post('/api/embed-session', { surface: 'dashboard', publicId: 'internal-finance' }),
+    );
     expect(refused.status).toBe(403);
-    const crossSite = await routes.session.POST(post('/api/embed-session', { surface: 'dashboard', publicId: 'sales-overview' }, { origin: 'https://evil.example' }));
+    const crossSite = await routes.session.POST(
+      post(
+        '/api/embed-session',
+        { surface: 'dashboard', publicId: 'sales-overview' },
+        { origin: 'https://evil.example' },
+      ),
+    );
     expect(crossSite.status).toBe(403);
   });
 
   it('chat proxy route: streams the agent to a final answer as the viewer, and the key never shows', async () => {
-    const answer = await routes.chat.POST(post('/api/service/chat/stream-chat-state', { input: 'Revenue by region in 2025' }));
+    const answer = await routes.chat.POST(
+      post('/api/service/chat/stream-chat-state', { input: 'Revenue by region in 2025' }),
+    );
     expect(answer.status).toBe(200);
     const text = await answer.text();
     expect(text).not.toContain(emulator.apiKey);
@@ -97,7 +120,9 @@ describe('examples/nextjs-app-router against the emulator', () => {
     const result = await data.load({ measures: ['orders.count'], dimensions: ['orders.region'] });
     expect(result.data.map((row) => row['orders.region'])).toEqual(['EMEA']);
 
-    const signedOut = await routes.dataToken.GET(new Request(`${APP}/api/data-token`, { headers: { cookie: 'demo-user=nobody' } }));
+    const signedOut = await routes.dataToken.GET(
+      new Request(`${APP}/api/data-token`, { headers: { cookie: 'demo-user=nobody' } }),
+    );
     expect(signedOut.status).toBe(401);
   });
 });

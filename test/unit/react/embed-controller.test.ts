@@ -42,12 +42,16 @@ function setup(overrides: Partial<EmbedControllerOptions> = {}) {
   const say = (type: string, payload: Record<string, unknown>) =>
     window.dispatchEvent(
       new MessageEvent('message', {
-        data: type === 'service:event:ready' || type === 'service:event:view' ? createEmbedEvent({ surface: 'dashboard', type, payload } as never) : { source: 'service-embed', direction: 'event', type, payload, timestamp: 1, surface: 'dashboard' },
+        data:
+          type === 'service:event:ready' || type === 'service:event:view'
+            ? createEmbedEvent({ surface: 'dashboard', type, payload } as never)
+            : { source: 'service-embed', direction: 'event', type, payload, timestamp: 1, surface: 'dashboard' },
         origin: TENANT,
         source: frame(),
       }),
     );
-  const ready = () => say('service:event:ready', { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' });
+  const ready = () =>
+    say('service:event:ready', { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' });
   return { iframe, controller, options, posted, say, ready };
 }
 
@@ -80,7 +84,10 @@ describe('createEmbedController', () => {
     controller.update({ locale: 'de-DE', filters: { 'orders.region': 'EU' }, colorScheme: 'dark' });
     expect(posted).toHaveLength(1);
     const parameter = new URLSearchParams((posted[0]!.payload as { filterUrlParameter: string }).filterUrlParameter);
-    expect(Object.fromEntries(parameter)).toEqual({ 'f_orders.status': '{"value":[]}', 'f_orders.region': '{"value":"EU"}' });
+    expect(Object.fromEntries(parameter)).toEqual({
+      'f_orders.status': '{"value":[]}',
+      'f_orders.region': '{"value":"EU"}',
+    });
     expect(controller.getSnapshot().status).toBe('ready');
   });
 
@@ -106,7 +113,11 @@ describe('createEmbedController', () => {
     expect(options.onSessionRenewed).not.toHaveBeenCalled();
     ready();
     expect(options.onSessionRenewed).toHaveBeenCalledTimes(1);
-    expect(posted.map((action) => action.type)).toEqual(['service:action:set-color-scheme', 'service:action:set-theme', 'service:action:navigate']);
+    expect(posted.map((action) => action.type)).toEqual([
+      'service:action:set-color-scheme',
+      'service:action:set-theme',
+      'service:action:navigate',
+    ]);
     expect(posted[2]!.payload).toEqual({ path: '/dashboard/sales-overview/widgets/w1' });
   });
 
@@ -131,12 +142,17 @@ describe('createEmbedController', () => {
     say('service:event:error', { message: 'Widget failed', fatal: false });
     expect(controller.getSnapshot().status).toBe('ready');
     say('service:event:error', { message: 'Failed to load data', fatal: true });
-    expect(controller.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'embed_error', message: 'Failed to load data' } });
+    expect(controller.getSnapshot()).toMatchObject({
+      status: 'error',
+      error: { code: 'embed_error', message: 'Failed to load data' },
+    });
   });
 
   it('detach cancels the session fetch and drops its late answer', async () => {
     let resolve: (id: string) => void = () => {};
-    const { iframe, controller, options } = setup({ getEmbedSession: vi.fn(() => new Promise<string>((done) => (resolve = done))) });
+    const { iframe, controller, options } = setup({
+      getEmbedSession: vi.fn(() => new Promise<string>((done) => (resolve = done))),
+    });
     controller.attach(iframe);
     await settle();
     const signal = vi.mocked(options.getEmbedSession!).mock.calls[0]![1].signal;

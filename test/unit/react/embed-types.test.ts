@@ -16,8 +16,16 @@ import type {
 
 describe('embed types', () => {
   it('callbacks receive typed events', () => {
-    expectTypeOf<NonNullable<EmbeddedDashboardProps['onReady']>>().parameter(0).toHaveProperty('payload').toHaveProperty('embedTenant').toEqualTypeOf<string | null>();
-    expectTypeOf<NonNullable<EmbeddedDashboardProps['onDownload']>>().parameter(0).toHaveProperty('payload').toHaveProperty('format').toEqualTypeOf<'csv' | 'xlsx' | 'png' | 'pdf'>();
+    expectTypeOf<NonNullable<EmbeddedDashboardProps['onReady']>>()
+      .parameter(0)
+      .toHaveProperty('payload')
+      .toHaveProperty('embedTenant')
+      .toEqualTypeOf<string | null>();
+    expectTypeOf<NonNullable<EmbeddedDashboardProps['onDownload']>>()
+      .parameter(0)
+      .toHaveProperty('payload')
+      .toHaveProperty('format')
+      .toEqualTypeOf<'csv' | 'xlsx' | 'png' | 'pdf'>();
     expectTypeOf<NonNullable<EmbeddedDashboardProps['onEvent']>>().parameter(0).toEqualTypeOf<AnyEmbedEvent>();
     expectTypeOf<NonNullable<EmbeddedDashboardProps['onError']>>().parameter(0).toEqualTypeOf<EmbedErrorInfo>();
     expectTypeOf<ServiceError>().toExtend<EmbedErrorInfo>();
@@ -25,8 +33,12 @@ describe('embed types', () => {
 
   it('the handle takes what the props take', () => {
     expectTypeOf<EmbedHandle['setFilter']>().parameter(0).toEqualTypeOf<EmbedFilters>();
-    expectTypeOf<EmbedHandle['setColorScheme']>().parameter(0).toEqualTypeOf<NonNullable<EmbeddedDashboardProps['colorScheme']>>();
-    expectTypeOf<EmbedHandle['setFilter']>().parameter(0).toEqualTypeOf<NonNullable<EmbeddedDashboardProps['filters']>>();
+    expectTypeOf<EmbedHandle['setColorScheme']>()
+      .parameter(0)
+      .toEqualTypeOf<NonNullable<EmbeddedDashboardProps['colorScheme']>>();
+    expectTypeOf<EmbedHandle['setFilter']>()
+      .parameter(0)
+      .toEqualTypeOf<NonNullable<EmbeddedDashboardProps['filters']>>();
   });
 
   it('each surface has its own identifying prop', () => {

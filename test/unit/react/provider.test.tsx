@@ -16,10 +16,18 @@ describe('ServiceProvider', () => {
   it('checks tenantUrl once: https and loopback http pass, others become a typed error', () => {
     const read = (tenantUrl: string | undefined) =>
       renderHook(() => useServiceContext('test'), {
-        wrapper: ({ children }: { children: ReactNode }) => <ServiceProvider tenantUrl={tenantUrl}>{children}</ServiceProvider>,
+        wrapper: ({ children }: { children: ReactNode }) => (
+          <ServiceProvider tenantUrl={tenantUrl}>{children}</ServiceProvider>
+        ),
       }).result.current;
-    expect(read('https://acme.example.com/some/path')).toMatchObject({ tenantOrigin: 'https://acme.example.com', tenantError: undefined });
-    expect(read('http://127.0.0.1:4010')).toMatchObject({ tenantOrigin: 'http://127.0.0.1:4010', tenantError: undefined });
+    expect(read('https://acme.example.com/some/path')).toMatchObject({
+      tenantOrigin: 'https://acme.example.com',
+      tenantError: undefined,
+    });
+    expect(read('http://127.0.0.1:4010')).toMatchObject({
+      tenantOrigin: 'http://127.0.0.1:4010',
+      tenantError: undefined,
+    });
     for (const bad of ['http://acme.example.com', 'javascript:alert(1)', 'not a url', undefined]) {
       const value = read(bad);
       expect(value.tenantOrigin).toBeUndefined();
@@ -54,7 +62,9 @@ describe('ServiceProvider', () => {
     rerender(tree('second'));
     expect(values.length).toBe(2);
     expect(values[1]).toBe(values[0]);
-    await act(() => values[1]!.getEmbedSession!({ surface: 'dashboard', publicId: 'x' }, { signal: new AbortController().signal }));
+    await act(() =>
+      values[1]!.getEmbedSession!({ surface: 'dashboard', publicId: 'x' }, { signal: new AbortController().signal }),
+    );
     expect(calls).toEqual(['second:dashboard']);
   });
 

@@ -107,7 +107,10 @@ async function bundle(version: 18 | 19, from: From): Promise<{ modules: string[]
   return { modules: ENTRIES.map((_, index) => url(`entry-${index}`)), render: url('render') };
 }
 
-async function probe(spec: { modules: { label: string; specifier: string; require?: boolean }[]; render?: string }): Promise<ProbeResult> {
+async function probe(spec: {
+  modules: { label: string; specifier: string; require?: boolean }[];
+  render?: string;
+}): Promise<ProbeResult> {
   const { stdout } = await run(process.execPath, ['--enable-source-maps', PROBE, JSON.stringify(spec)], {
     cwd: ROOT,
     maxBuffer: 64 * 1024 * 1024,
@@ -131,12 +134,15 @@ function isOurs(where: string): boolean {
 function newest(dir: string): number {
   let time = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && !entry.name.includes('.generated.')) time = Math.max(time, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile() && !entry.name.includes('.generated.'))
+      time = Math.max(time, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return time;
 }
 
-const distReady = ENTRIES.every((entry) => existsSync(join(ROOT, entry.dist))) && newest(join(ROOT, 'dist')) >= newest(join(ROOT, 'src'));
+const distReady =
+  ENTRIES.every((entry) => existsSync(join(ROOT, entry.dist))) &&
+  newest(join(ROOT, 'dist')) >= newest(join(ROOT, 'src'));
 const distNote = distReady ? '' : ' (skipped: dist/ is missing or older than src/; `npm test` builds first)';
 
 function expectCleanImports(result: ProbeResult, labels: readonly string[]): void {
@@ -220,7 +226,10 @@ describe.each(cases)('React $version, $from', ({ version, from }) => {
         modules: modules.map((specifier, index) => ({ label: ENTRIES[index]!.name, specifier })),
         render,
       });
-      expectCleanImports(result, ENTRIES.map((entry) => entry.name));
+      expectCleanImports(
+        result,
+        ENTRIES.map((entry) => entry.name),
+      );
       expectRenders(result, version);
     },
   );

@@ -14,11 +14,16 @@ import { createReplayFetch, TRANSCRIPTS } from '../../../src/testing';
 describe('useAgentChat', () => {
   it('takes url and fetch from ServiceProvider, answers, and calls onChatId and onFinish (latest callbacks)', async () => {
     const fake = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: 64 });
-    const wrapper = ({ children }: { children: ReactNode }) => <ServiceProvider chat={{ url: '/api/service', fetch: fake.fetch }}>{children}</ServiceProvider>;
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <ServiceProvider chat={{ url: '/api/service', fetch: fake.fetch }}>{children}</ServiceProvider>
+    );
     const first = vi.fn();
     const latest = vi.fn();
     const onChatId = vi.fn();
-    const { result, rerender } = renderHook(({ onFinish }) => useAgentChat({ onFinish, onChatId }), { wrapper, initialProps: { onFinish: first } });
+    const { result, rerender } = renderHook(({ onFinish }) => useAgentChat({ onFinish, onChatId }), {
+      wrapper,
+      initialProps: { onFinish: first },
+    });
     const actions = [result.current.send, result.current.abort, result.current.resume, result.current.reset];
     rerender({ onFinish: latest });
     await act(() => result.current.send('Who are our top 10 customers?'));
@@ -33,7 +38,10 @@ describe('useAgentChat', () => {
   it('StrictMode: one request per question and one read of a stored thread', async () => {
     const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'] });
     const wrapper = ({ children }: { children: ReactNode }) => <StrictMode>{children}</StrictMode>;
-    const { result } = renderHook(() => useAgentChat({ url: '/api/service', fetch: fake.fetch, chatId: 'stored-chat' }), { wrapper });
+    const { result } = renderHook(
+      () => useAgentChat({ url: '/api/service', fetch: fake.fetch, chatId: 'stored-chat' }),
+      { wrapper },
+    );
     await waitFor(() => expect(result.current.status).toBe('ready'));
     expect(fake.streams).toEqual([{ chatId: 'stored-chat' }]);
     await act(() => result.current.send('hello'));

@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { useStore, type ExternalStore } from '../../../src/react';
 
 /** A minimal core-style store: bound methods, a new snapshot object only on change. */
-function createCounter(): ExternalStore<{ count: number; other: number }> & { inc(): void; touchOther(): void; listeners: () => number } {
+function createCounter(): ExternalStore<{ count: number; other: number }> & {
+  inc(): void;
+  touchOther(): void;
+  listeners: () => number;
+} {
   let snapshot = { count: 0, other: 0 };
   const listeners = new Set<() => void>();
   return {

@@ -14,7 +14,9 @@ it('says the chart libraries are missing, in the chart part only, and the table 
   const { container } = render(<SqlToolView call={sqlToolCall('ordersByStatus')} />);
   const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
   // (vitest wraps the factory's error in its own message)
-  expect(alert.textContent).toMatch(/The chart libraries could not be loaded \(vega-embed and vega-interpreter could not be loaded: /);
+  expect(alert.textContent).toMatch(
+    /The chart libraries could not be loaded \(vega-embed and vega-interpreter could not be loaded: /,
+  );
   expect(container.querySelector('[data-part="chart"]')!.getAttribute('data-state')).toBe('error');
   screen.getByRole('button', { name: 'Table' }).click();
   expect(await screen.findByRole('region', { name: 'Result of Orders by status' })).toBeTruthy();

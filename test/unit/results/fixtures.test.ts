@@ -16,8 +16,12 @@ describe('recorded serviceSqlApi fixtures', () => {
   it('match what the emulator answers today (ids aside): re-record with scripts/record-sql-fixtures.ts', async () => {
     const live = await recordSqlFixtures(emulator.aiUrl, emulator.apiKey);
     for (const name of Object.keys(recorded) as SqlFixtureName[]) {
-      expect(withoutRandomIds(live[name].running), `${name} (running)`).toEqual(withoutRandomIds(recorded[name].running));
-      expect(withoutRandomIds(live[name].complete), `${name} (complete)`).toEqual(withoutRandomIds(recorded[name].complete));
+      expect(withoutRandomIds(live[name].running), `${name} (running)`).toEqual(
+        withoutRandomIds(recorded[name].running),
+      );
+      expect(withoutRandomIds(live[name].complete), `${name} (complete)`).toEqual(
+        withoutRandomIds(recorded[name].complete),
+      );
     }
   }, 30_000);
 });

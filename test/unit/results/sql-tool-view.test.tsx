@@ -76,17 +76,31 @@ describe('SqlToolView', () => {
     const call = toChatToolCall({
       name: 'serviceSqlApi',
       input: JSON.stringify({ queryTitle: 'Legacy', sqlQuery: 'SELECT 1' }),
-      result: JSON.stringify({ data: [{ region: 'EMEA', revenue: '12' }, { region: 'NA', revenue: '30', extra: 'x' }], annotation: {} }),
+      result: JSON.stringify({
+        data: [
+          { region: 'EMEA', revenue: '12' },
+          { region: 'NA', revenue: '30', extra: 'x' },
+        ],
+        annotation: {},
+      }),
     });
     const { container } = render(<SqlToolView call={call} />);
     const table = part(container, 'result-table');
-    expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['region', 'revenue', 'extra']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['region', 'revenue', 'extra']);
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(screen.queryByRole('group', { name: 'Show the result as' })).toBeNull();
   });
 
   it('shows an error card for a result that is not a table, keeping title and SQL', () => {
-    const call = toChatToolCall({ name: 'serviceSqlApi', input: JSON.stringify({ queryTitle: 'Odd', sqlQuery: 'SELECT 1' }), result: '{"something":"else"}' });
+    const call = toChatToolCall({
+      name: 'serviceSqlApi',
+      input: JSON.stringify({ queryTitle: 'Odd', sqlQuery: 'SELECT 1' }),
+      result: '{"something":"else"}',
+    });
     const { container } = render(<SqlToolView call={call} />);
     expect(screen.getByRole('alert').textContent).toContain('The tool returned a result that is not a table.');
     expect(screen.getByText('Odd')).toBeTruthy();
@@ -132,7 +146,13 @@ describe('SqlToolView', () => {
   });
 
   it('takes every UI string from labels', () => {
-    render(<SqlToolView call={sqlToolCall('topCustomers')} defaultView="table" labels={{ showingRows: '{shown} / {total}', downloadCsv: 'CSV herunterladen', sql: 'Abfrage' }} />);
+    render(
+      <SqlToolView
+        call={sqlToolCall('topCustomers')}
+        defaultView="table"
+        labels={{ showingRows: '{shown} / {total}', downloadCsv: 'CSV herunterladen', sql: 'Abfrage' }}
+      />,
+    );
     expect(screen.getByText('100 / 250')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'CSV herunterladen' })).toBeTruthy();
     expect(screen.getByText('Abfrage')).toBeTruthy();
@@ -153,7 +173,9 @@ describe('SqlToolView', () => {
     const { name, text } = await downloadCsv();
     expect(name).toBe('revenue-by-region.csv');
     const result = JSON.parse(sqlWire('revenueByRegion').result!) as { data: string[][] };
-    expect(text.replace(/^\uFEFF/, '')).toBe(['region,revenue,orders', ...result.data.map((row) => row.join(','))].join('\r\n') + '\r\n');
+    expect(text.replace(/^\uFEFF/, '')).toBe(
+      ['region,revenue,orders', ...result.data.map((row) => row.join(','))].join('\r\n') + '\r\n',
+    );
   });
 });
 
@@ -182,13 +204,20 @@ async function downloadCsv(): Promise<{ name: string; text: string }> {
 describe('ResultTable', () => {
   it('renders at most maxRows rows and says so', () => {
     const rows = Array.from({ length: 30 }, (_, index) => [String(index)]);
-    const { container } = render(<ResultTable table={{ columns: [{ name: 'n', type: 'Int64' }], rows, totalRows: 30 }} maxRows={10} />);
+    const { container } = render(
+      <ResultTable table={{ columns: [{ name: 'n', type: 'Int64' }], rows, totalRows: 30 }} maxRows={10} />,
+    );
     expect(within(part(container, 'result-table')).getAllByRole('row')).toHaveLength(11);
     expect(screen.getByText('Showing 10 of 30 rows')).toBeTruthy();
   });
 
   it('keeps every digit of 64-bit integers and marks NULL', () => {
-    render(<ResultTable table={{ columns: [{ name: 'n', type: 'Int64' }], rows: [['9007199254740993'], [null]], totalRows: 2 }} locale="en-US" />);
+    render(
+      <ResultTable
+        table={{ columns: [{ name: 'n', type: 'Int64' }], rows: [['9007199254740993'], [null]], totalRows: 2 }}
+        locale="en-US"
+      />,
+    );
     expect(screen.getByText('9,007,199,254,740,993')).toBeTruthy();
     expect(screen.getByText('null').className).toBe('service-result-table__null');
   });
@@ -313,7 +342,10 @@ describe('Load all, against the emulator', () => {
     // The emulator answers "Continue wait" 50 times: the load stays in progress until cancelled.
     const slow: typeof fetch = (input, init) => {
       if (init?.signal) signals.push(init.signal);
-      return fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-emulator-slow': '50' } });
+      return fetch(input, {
+        ...init,
+        headers: { ...(init?.headers as Record<string, string>), 'x-emulator-slow': '50' },
+      });
     };
     render(
       <ServiceProvider data={{ ...data, fetch: slow }} queryClient={new QueryClient()}>
@@ -343,6 +375,8 @@ describe('Load all, against the emulator', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     });
-    await waitFor(() => expect(part(container, 'result-table').querySelectorAll('tbody tr')).toHaveLength(250), { timeout: 15_000 });
+    await waitFor(() => expect(part(container, 'result-table').querySelectorAll('tbody tr')).toHaveLength(250), {
+      timeout: 15_000,
+    });
   }, 30_000);
 });

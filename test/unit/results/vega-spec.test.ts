@@ -39,10 +39,17 @@ describe('parseVegaLiteSpec', () => {
 
   it(`refuses specs longer than ${MAX_SPEC_LENGTH} characters or nested deeper than ${MAX_SPEC_DEPTH} levels`, () => {
     const long = JSON.stringify({ mark: 'bar', description: 'x'.repeat(MAX_SPEC_LENGTH) });
-    expect(parseVegaLiteSpec(long)).toMatchObject({ ok: false, problem: { kind: 'spec', message: expect.stringContaining('longer than') } });
-    const nest = (levels: number) => `{"mark":"bar","usermeta":${'{"a":'.repeat(levels - 1)}1${'}'.repeat(levels - 1)}}`;
+    expect(parseVegaLiteSpec(long)).toMatchObject({
+      ok: false,
+      problem: { kind: 'spec', message: expect.stringContaining('longer than') },
+    });
+    const nest = (levels: number) =>
+      `{"mark":"bar","usermeta":${'{"a":'.repeat(levels - 1)}1${'}'.repeat(levels - 1)}}`;
     expect(parseVegaLiteSpec(nest(MAX_SPEC_DEPTH))).toMatchObject({ ok: true });
-    expect(parseVegaLiteSpec(nest(MAX_SPEC_DEPTH + 1))).toMatchObject({ ok: false, problem: { message: expect.stringContaining('deeper than 64') } });
+    expect(parseVegaLiteSpec(nest(MAX_SPEC_DEPTH + 1))).toMatchObject({
+      ok: false,
+      problem: { message: expect.stringContaining('deeper than 64') },
+    });
     // A bomb far past any stack: refused, not a crash.
     expect(parseVegaLiteSpec(nest(200_000))).toMatchObject({ ok: false, problem: { kind: 'spec' } });
   });
@@ -70,7 +77,10 @@ describe('prepareSpec', () => {
       layer: [
         { data: { values: [{ revenue: 999 }] }, mark: 'bar' },
         { data: { name: 'stolen' }, mark: 'line' },
-        { mark: 'point', transform: [{ lookup: 'id', from: { data: { url: 'https://evil.test/lookup.json' }, key: 'id' } }] },
+        {
+          mark: 'point',
+          transform: [{ lookup: 'id', from: { data: { url: 'https://evil.test/lookup.json' }, key: 'id' } }],
+        },
       ],
     });
     const prepared = prepareSpec(spec, records, { description: 'd', theme: LIGHT });
@@ -82,7 +92,10 @@ describe('prepareSpec', () => {
   });
 
   it('removes usermeta.embedOptions and keeps the rest of usermeta', () => {
-    const spec = parsed({ mark: 'bar', usermeta: { embedOptions: { ast: false, loader: { baseURL: 'https://evil.test' } }, note: 'kept' } });
+    const spec = parsed({
+      mark: 'bar',
+      usermeta: { embedOptions: { ast: false, loader: { baseURL: 'https://evil.test' } }, note: 'kept' },
+    });
     const prepared = prepareSpec(spec, records, { description: 'd', theme: LIGHT });
     expect(prepared.usermeta).toEqual({ note: 'kept' });
   });
@@ -93,7 +106,9 @@ describe('prepareSpec', () => {
     expect(prepared).not.toHaveProperty('$schema');
     expect(prepared.description).toBe('Chart: Revenue');
     expect(spec.$schema).toBeDefined();
-    expect(prepareSpec(parsed({ mark: 'bar', description: 'Own' }), records, { description: 'x', theme: LIGHT }).description).toBe('Own');
+    expect(
+      prepareSpec(parsed({ mark: 'bar', description: 'Own' }), records, { description: 'x', theme: LIGHT }).description,
+    ).toBe('Own');
   });
 
   it('keeps the official style in light mode and puts the theme text colour over it in dark mode', () => {
@@ -111,7 +126,11 @@ describe('prepareSpec', () => {
   });
 
   it('gives a base config with the official default style', () => {
-    expect(baseConfig()).toMatchObject({ font: DEFAULT_CHART_STYLE.font, axis: { labelColor: DEFAULT_CHART_STYLE.labelColor }, range: { category: [...DEFAULT_CHART_STYLE.palette] } });
+    expect(baseConfig()).toMatchObject({
+      font: DEFAULT_CHART_STYLE.font,
+      axis: { labelColor: DEFAULT_CHART_STYLE.labelColor },
+      range: { category: [...DEFAULT_CHART_STYLE.palette] },
+    });
   });
 });
 
@@ -127,8 +146,14 @@ describe('the refusing loader', () => {
 
 describe('formatTooltip', () => {
   it('escapes HTML and drops image fields', () => {
-    const html = formatTooltip({ title: '<b>t</b>', image: 'https://evil.test/i.png', '<key>': '<img src=x onerror=alert(1)>' });
-    expect(html).toBe('<h2>&lt;b&gt;t&lt;/b&gt;</h2><table><tr><td class="key">&lt;key&gt;</td><td class="value">&lt;img src=x onerror=alert(1)&gt;</td></tr></table>');
+    const html = formatTooltip({
+      title: '<b>t</b>',
+      image: 'https://evil.test/i.png',
+      '<key>': '<img src=x onerror=alert(1)>',
+    });
+    expect(html).toBe(
+      '<h2>&lt;b&gt;t&lt;/b&gt;</h2><table><tr><td class="key">&lt;key&gt;</td><td class="value">&lt;img src=x onerror=alert(1)&gt;</td></tr></table>',
+    );
     expect(html).not.toContain('evil.test');
     expect(formatTooltip('<script>')).toBe('&lt;script&gt;');
   });

@@ -13,12 +13,7 @@ import { ServiceAuthError, createChatClient, readNdjson } from '../../../src/cor
 import { STREAMING_IN_PROGRESS, createMessageId } from '../../../src/core/protocol/chat';
 import { isRecord } from '../../../src/core/protocol/shared';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator';
-import {
-  createChatProxyHandler,
-  toNodeHandler,
-  type ChatProxyOptions,
-  type RouteHandler,
-} from '../../../src/server';
+import { createChatProxyHandler, toNodeHandler, type ChatProxyOptions, type RouteHandler } from '../../../src/server';
 import { recordingFetch, startScriptedServer, type SeenRequest } from './helpers';
 
 /** A request whose input contains this makes the emulator's run hold after 3 lines (cutoff, user echo, one more). */
@@ -80,7 +75,9 @@ beforeAll(async () => {
     port: 0,
     chatPace: 'instant',
     chatFault: ({ endpoint, body }) =>
-      endpoint === 'stream' && isRecord(body) && typeof body['input'] === 'string' && body['input'].includes(HOLD) ? 'hold-after=3' : undefined,
+      endpoint === 'stream' && isRecord(body) && typeof body['input'] === 'string' && body['input'].includes(HOLD)
+        ? 'hold-after=3'
+        : undefined,
   });
   const target = new URL(emulator.url);
   const open = new Set<Socket>();
@@ -111,7 +108,12 @@ afterAll(async () => {
   await emulator.close();
 });
 
-function chatPost(url: string, body: unknown, user: string | null = 'ann@partner.example', init: RequestInit = {}): Promise<Response> {
+function chatPost(
+  url: string,
+  body: unknown,
+  user: string | null = 'ann@partner.example',
+  init: RequestInit = {},
+): Promise<Response> {
   return fetch(`${url}/api/chat/chat/stream-chat-state`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(user ? { 'x-user': user } : {}) },
@@ -154,7 +156,11 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     const client = createChatClient({
       url: `${served.url}/api/chat`,
       // The browser's own credentials (a cookie in real life) ride along; the proxy decides who that is.
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-user': 'ann@partner.example' } }),
+      fetch: (input, init) =>
+        fetch(input, {
+          ...init,
+          headers: { ...(init?.headers as Record<string, string>), 'x-user': 'ann@partner.example' },
+        }),
     });
     const lines = [];
     for await (const line of client.stream({ input: 'Show me revenue by region' })) lines.push(line);
@@ -258,7 +264,8 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     expect(text).not.toContain('svc_admin_acme_revoked_9999');
     const client = createChatClient({
       url: `${served.url}/api/chat`,
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-user': 'ann' } }),
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-user': 'ann' } }),
     });
     const failure = await (async () => {
       try {
@@ -282,7 +289,13 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
         apiKey: 'svc_secret_echoed',
         resolveSessionSettings: () => ({ externalId: 'ann' }),
       });
-      const response = await handler.stream(new Request('http://host/any', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"hi"}' }));
+      const response = await handler.stream(
+        new Request('http://host/any', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"input":"hi"}',
+        }),
+      );
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: 'rejected Api-Key [redacted]' });
     } finally {
@@ -338,7 +351,13 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     browser.abort();
     await vi.waitFor(() => expect(signals[0]!.aborted).toBe(true));
     await vi.waitFor(() => expect(tap.closes).toBeGreaterThan(closesBefore));
-    await handler.abort(new Request('http://partner.example/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId }) }));
+    await handler.abort(
+      new Request('http://partner.example/x', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chatId }),
+      }),
+    );
   });
 
   it('respects backpressure: the upstream is read only as fast as the browser reads', async () => {
@@ -393,7 +412,10 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
   it('a service connection that drops right after its last lines: the browser still gets every line, then a broken stream', async () => {
     // The lines and the drop reach the proxy together, while the browser is not reading: Node's
     // fetch throws away what it queued when the body fails, so the proxy must already hold them.
-    const lines = [`${JSON.stringify({ id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId: 'c1' }, sort: 0 })}\n`, `${JSON.stringify({ id: 'm', role: 'assistant', content: 'Hel', isDelta: true, sort: 1 })}\n`];
+    const lines = [
+      `${JSON.stringify({ id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId: 'c1' }, sort: 0 })}\n`,
+      `${JSON.stringify({ id: 'm', role: 'assistant', content: 'Hel', isDelta: true, sort: 1 })}\n`,
+    ];
     const dropping = await startScriptedServer((_request, res) => {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
       for (const line of lines) res.write(line);
@@ -460,13 +482,20 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
       expect(body.problems).toEqual([expect.stringMatching(/^input: /), expect.stringMatching(/^messageId: /)]);
       expect((await chatPost(served.url, '{not json')).status).toBe(400);
       expect((await chatPost(served.url, '[1]')).status).toBe(400);
-      const abort = await fetch(`${served.url}/api/chat/chat/abort`, { method: 'POST', headers: { 'x-user': 'ann', 'content-type': 'application/json' }, body: '{}' });
+      const abort = await fetch(`${served.url}/api/chat/chat/abort`, {
+        method: 'POST',
+        headers: { 'x-user': 'ann', 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(abort.status).toBe(400);
       expect(served.upstream).toHaveLength(0);
     });
 
     it('2.8: 500 when the resolver returns invalid sessionSettings (problems only with details on), or throws', async () => {
-      const shown = await proxy({ resolveSessionSettings: () => ({ externalId: 'Ann Smith' }), exposeErrorDetails: true });
+      const shown = await proxy({
+        resolveSessionSettings: () => ({ externalId: 'Ann Smith' }),
+        exposeErrorDetails: true,
+      });
       const response = await chatPost(shown.url, { input: 'hi' });
       expect(response.status).toBe(500);
       expect(await response.json()).toMatchObject({
@@ -474,7 +503,10 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
         problems: [expect.stringMatching(/^sessionSettings\.externalId: .*lowercase with no spaces/)],
       });
       expect(shown.onError).toHaveBeenCalledOnce();
-      const hidden = await proxy({ resolveSessionSettings: () => ({ externalId: 'Ann Smith' }), exposeErrorDetails: false });
+      const hidden = await proxy({
+        resolveSessionSettings: () => ({ externalId: 'Ann Smith' }),
+        exposeErrorDetails: false,
+      });
       expect(await (await chatPost(hidden.url, { input: 'hi' })).json()).not.toHaveProperty('problems');
       const throwing = await proxy({
         resolveSessionSettings: () => {
@@ -506,9 +538,15 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
 
     it('5 rule 1: refuses an aiUrl that is not https (except loopback) and options without a resolver', () => {
       expect(() =>
-        createChatProxyHandler({ aiUrl: 'http://ai.example.com/api/v1/public/acme/agents/1', apiKey: 'k', resolveSessionSettings: () => null }),
+        createChatProxyHandler({
+          aiUrl: 'http://ai.example.com/api/v1/public/acme/agents/1',
+          apiKey: 'k',
+          resolveSessionSettings: () => null,
+        }),
       ).toThrow(/aiUrl/);
-      expect(() => createChatProxyHandler({ aiUrl: 'https://ai.example.com/x', apiKey: 'k' } as never)).toThrow(/resolveSessionSettings/);
+      expect(() => createChatProxyHandler({ aiUrl: 'https://ai.example.com/x', apiKey: 'k' } as never)).toThrow(
+        /resolveSessionSettings/,
+      );
     });
   });
 });

@@ -75,7 +75,9 @@ describe('options', () => {
     expect(ServiceConfigError.isInstance(thrown)).toBe(true);
     expect((thrown as Error).message).toMatch(/apiKey/);
     expect((thrown as Error).message).not.toContain('secret key value');
-    expect(() => createServiceClient({ baseUrl: 'https://a.example', apiKey: 'k', retry: { retries: -1 } })).toThrow(/retries/);
+    expect(() => createServiceClient({ baseUrl: 'https://a.example', apiKey: 'k', retry: { retries: -1 } })).toThrow(
+      /retries/,
+    );
   });
 });
 
@@ -99,10 +101,23 @@ describe('generateSession (2.7, 4.2)', () => {
     [{ externalId: 'a' }, 'deploymentId: is required'],
     [{ deploymentId: 1, externalId: 'a', embedTenantName: 'ab' }, 'embedTenantName: 5 to 36 characters'],
     [{ deploymentId: 1, internalId: 'ada@acme.test', groups: ['sales'] }, 'groups: not allowed with internalId'],
-    [{ deploymentId: 1, externalId: 'a', groupDefinitions: [{ name: 'g' }] }, 'groupDefinitions: needs creatorMode: true'],
-    [{ deploymentId: 1, externalId: 'a', userProfile: { picture: 'ftp://x/y.png' } }, 'userProfile.picture: must be an absolute http://'],
     [
-      { deploymentId: 1, externalId: 'a', userAttributes: [{ name: 'region', value: 'NA' }, { name: 'region', value: 'EU' }] },
+      { deploymentId: 1, externalId: 'a', groupDefinitions: [{ name: 'g' }] },
+      'groupDefinitions: needs creatorMode: true',
+    ],
+    [
+      { deploymentId: 1, externalId: 'a', userProfile: { picture: 'ftp://x/y.png' } },
+      'userProfile.picture: must be an absolute http://',
+    ],
+    [
+      {
+        deploymentId: 1,
+        externalId: 'a',
+        userAttributes: [
+          { name: 'region', value: 'NA' },
+          { name: 'region', value: 'EU' },
+        ],
+      },
       'userAttributes[1].name: "region" is given more than once',
     ],
   ])('2.7: rejects %j before sending anything', async (request, problem) => {
@@ -140,7 +155,14 @@ describe('generateSession (2.7, 4.2)', () => {
         method: 'POST',
         path: '/api/v1/embed/generate-session',
         scheme: 'Api-Key',
-        body: { deploymentId: 1, externalId: 'ann', userAttributes: [{ name: 'region', value: 'NA' }, { name: 'region', value: 'EU' }] },
+        body: {
+          deploymentId: 1,
+          externalId: 'ann',
+          userAttributes: [
+            { name: 'region', value: 'NA' },
+            { name: 'region', value: 'EU' },
+          ],
+        },
       }),
     );
     expect(error).toMatchObject({ status: 400, code: 'bad_request' });
@@ -150,7 +172,11 @@ describe('generateSession (2.7, 4.2)', () => {
   it('4.2 rule 1, 7: an unknown attribute name is `user_attributes_not_found`', async () => {
     const { client } = clientOf();
     const error = await caught(() =>
-      client.generateSession({ deploymentId: 1, externalId: 'ann', userAttributes: [{ name: 'shoe_size', value: '42' }] }),
+      client.generateSession({
+        deploymentId: 1,
+        externalId: 'ann',
+        userAttributes: [{ name: 'shoe_size', value: '42' }],
+      }),
     );
     expect(ServiceHttpError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 400, code: 'user_attributes_not_found' });
@@ -159,7 +185,9 @@ describe('generateSession (2.7, 4.2)', () => {
 
   it('4.2 rule 1, 7: unknown group names are `groups_not_found`, naming them', async () => {
     const { client } = clientOf();
-    const error = await caught(() => client.generateSession({ deploymentId: 1, externalId: 'ann', groups: ['sales', 'astronauts'] }));
+    const error = await caught(() =>
+      client.generateSession({ deploymentId: 1, externalId: 'ann', groups: ['sales', 'astronauts'] }),
+    );
     expect(error).toMatchObject({ status: 400, code: 'groups_not_found' });
     expect((error as ServiceHttpError).serviceMessage).toMatch(/^Groups with names .*astronauts.* not found$/);
   });
@@ -193,7 +221,11 @@ describe('generateSession (2.7, 4.2)', () => {
       await failing.close();
     }
     const port = await closedPort();
-    const unreachable = createServiceClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', retry: { retries: 3, baseDelayMs: 1 } });
+    const unreachable = createServiceClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: 'k',
+      retry: { retries: 3, baseDelayMs: 1 },
+    });
     const error = await caught(() => unreachable.generateSession({ deploymentId: 1, externalId: 'ann' }));
     expect(ConnectionLostError.isInstance(error)).toBe(true);
     expect((error as ConnectionLostError).attempts).toBe(1);
@@ -236,7 +268,10 @@ describe('retries of idempotent requests', () => {
     failuresLeft = 10;
     flaky.received.length = 0;
     const client = createServiceClient({ baseUrl: flaky.url, apiKey: 'k', retry: { retries: 2, baseDelayMs: 1 } });
-    await expect(client.listDeployments().toArray()).rejects.toMatchObject({ status: 502, serviceMessage: 'Bad gateway' });
+    await expect(client.listDeployments().toArray()).rejects.toMatchObject({
+      status: 502,
+      serviceMessage: 'Bad gateway',
+    });
     expect(flaky.received).toHaveLength(3);
     flaky.received.length = 0;
     const once = createServiceClient({ baseUrl: flaky.url, apiKey: 'k', retry: false });
@@ -255,7 +290,12 @@ describe('retries of idempotent requests', () => {
   it('network failures of a GET are retried, then reported as ConnectionLostError with the number of tries', async () => {
     const port = await closedPort();
     const { fetch: recording, seen } = recordingFetch();
-    const client = createServiceClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', fetch: recording, retry: { retries: 2, baseDelayMs: 1 } });
+    const client = createServiceClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: 'k',
+      fetch: recording,
+      retry: { retries: 2, baseDelayMs: 1 },
+    });
     const error = await caught(() => client.listDeployments().toArray());
     expect(ConnectionLostError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'connection_lost', attempts: 3 });
@@ -315,7 +355,11 @@ describe('upsertWorkbookBySlug (3, 4.1)', () => {
   it('3, 4.1 rule 7: retries 409 upsert_branch_changed and succeeds after N conflicts', async () => {
     const answers: number[] = [];
     const { client, seen } = clientOf({}, (_request, response) => answers.push(response.status));
-    const injected = await control('/__emulator/upsert-conflicts', 'POST', { deploymentId: 1, slug: 'Race-Slug', times: 2 });
+    const injected = await control('/__emulator/upsert-conflicts', 'POST', {
+      deploymentId: 1,
+      slug: 'Race-Slug',
+      times: 2,
+    });
     expect(injected.status).toBe(200);
     const workbook = await client.upsertWorkbookBySlug(1, 'race-slug', { name: 'Race' }, { attempts: 5 });
     expect(workbook.slug).toBe('race-slug');
@@ -332,7 +376,9 @@ describe('upsertWorkbookBySlug (3, 4.1)', () => {
       expect(error).toMatchObject({ status: 409, code: 'upsert_branch_changed' });
       expect(seen).toHaveLength(3);
       seen.length = 0;
-      await expect(client.upsertWorkbookBySlug(1, 'always-racing', undefined, { attempts: 1 })).rejects.toMatchObject({ status: 409 });
+      await expect(client.upsertWorkbookBySlug(1, 'always-racing', undefined, { attempts: 1 })).rejects.toMatchObject({
+        status: 409,
+      });
       expect(seen).toHaveLength(1);
     } finally {
       await control('/__emulator/upsert-conflicts', 'DELETE');
@@ -346,7 +392,9 @@ describe('upsertWorkbookBySlug (3, 4.1)', () => {
     });
     await control('/__emulator/upsert-conflicts', 'POST', { deploymentId: 1, slug: 'aborted-race', times: 10 });
     try {
-      const error = await caught(() => client.upsertWorkbookBySlug(1, 'aborted-race', undefined, { signal: controller.signal }));
+      const error = await caught(() =>
+        client.upsertWorkbookBySlug(1, 'aborted-race', undefined, { signal: controller.signal }),
+      );
       expect(ServiceAbortError.isInstance(error)).toBe(true);
     } finally {
       await control('/__emulator/upsert-conflicts', 'DELETE');
@@ -361,7 +409,10 @@ describe('upsertWorkbookBySlug (3, 4.1)', () => {
     );
     try {
       const client = createServiceClient({ baseUrl: conflicting.url, apiKey: 'k', retry: { baseDelayMs: 1 } });
-      await expect(client.upsertWorkbookBySlug(1, 'other-conflict')).rejects.toMatchObject({ status: 409, code: 'slug_reserved' });
+      await expect(client.upsertWorkbookBySlug(1, 'other-conflict')).rejects.toMatchObject({
+        status: 409,
+        code: 'slug_reserved',
+      });
       await expect(client.upsertWorkbookBySlug(1, 'plain')).rejects.toMatchObject({ status: 409, code: 'conflict' });
       expect(conflicting.received).toHaveLength(2);
     } finally {
@@ -421,13 +472,30 @@ describe('lists (4.3, 4.6, behaviour 4)', () => {
     const legacy = await startScriptedServer((request, res) => {
       const after = new URL(request.path, 'http://x').searchParams.get('after');
       if (request.path.startsWith('/api/v1/deployments/1/folders')) {
-        if (after === null) sendJson(res, 200, { data: [{ id: 1, name: 'A' }], count: 1, pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: 'c0', endCursor: 'c1' } });
-        else sendJson(res, 200, { data: [{ id: 2, name: 'B' }], count: 1, pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: 'c1', endCursor: 'c2' } });
-      } else sendJson(res, 200, { items: [{ id: 9, name: 'loop' }], pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: 'same', endCursor: 'same' } });
+        if (after === null)
+          sendJson(res, 200, {
+            data: [{ id: 1, name: 'A' }],
+            count: 1,
+            pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: 'c0', endCursor: 'c1' },
+          });
+        else
+          sendJson(res, 200, {
+            data: [{ id: 2, name: 'B' }],
+            count: 1,
+            pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: 'c1', endCursor: 'c2' },
+          });
+      } else
+        sendJson(res, 200, {
+          items: [{ id: 9, name: 'loop' }],
+          pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: 'same', endCursor: 'same' },
+        });
     });
     try {
       const client = createServiceClient({ baseUrl: legacy.url, apiKey: 'k' });
-      await expect(client.listFolders(1).toArray()).resolves.toEqual([{ id: 1, name: 'A' }, { id: 2, name: 'B' }]);
+      await expect(client.listFolders(1).toArray()).resolves.toEqual([
+        { id: 1, name: 'A' },
+        { id: 2, name: 'B' },
+      ]);
       const error = await caught(() => client.listWorkbooks(1).toArray());
       expect(error).toMatchObject({ code: 'invalid_response' });
       expect(legacy.received.filter((r) => r.path.includes('/workbooks'))).toHaveLength(2);
@@ -458,10 +526,12 @@ describe('embed tenants (4.3)', () => {
     const group = await client.createEmbedTenantGroup(GLOBEX.name, { name: 'globex-finance', description: 'Finance' });
     expect(group).toMatchObject({ name: 'globex-finance', description: 'Finance' });
     await expect(client.getEmbedTenantGroup(GLOBEX.name, group.id)).resolves.toMatchObject({ id: group.id });
-    await expect(client.updateEmbedTenantGroup(GLOBEX.name, group.id, { description: 'Money' })).resolves.toMatchObject({
-      name: 'globex-finance',
-      description: 'Money',
-    });
+    await expect(client.updateEmbedTenantGroup(GLOBEX.name, group.id, { description: 'Money' })).resolves.toMatchObject(
+      {
+        name: 'globex-finance',
+        description: 'Money',
+      },
+    );
     const groups = await client.listEmbedTenantGroups(GLOBEX.name).toArray();
     expect(groups.map((g) => g.name)).toEqual(expect.arrayContaining(['globex-analysts', 'globex-finance']));
 
@@ -471,7 +541,9 @@ describe('embed tenants (4.3)', () => {
     await client.removeEmbedTenantGroupMember(GLOBEX.name, group.id, { embedUserId: members[0]!.id });
     members = await client.listEmbedTenantGroupMembers(GLOBEX.name, group.id).toArray();
     expect(members).toEqual([]);
-    await client.addEmbedTenantGroupMember(GLOBEX.name, group.id, { embedUserId: (await client.listEmbedTenantUsers(GLOBEX.name).toArray())[0]!.id });
+    await client.addEmbedTenantGroupMember(GLOBEX.name, group.id, {
+      embedUserId: (await client.listEmbedTenantUsers(GLOBEX.name).toArray())[0]!.id,
+    });
     expect(await client.listEmbedTenantGroupMembers(GLOBEX.name, group.id).toArray()).toHaveLength(1);
     await client.removeEmbedTenantGroupMember(GLOBEX.name, group.id, { externalId: 'dana@globex.test' });
     expect(await client.listEmbedTenantGroupMembers(GLOBEX.name, group.id).toArray()).toEqual([]);
@@ -485,7 +557,9 @@ describe('embed tenants (4.3)', () => {
   it('refuses a member that is neither or both of externalId and embedUserId, unsent', async () => {
     const { client, seen } = clientOf();
     for (const member of [{}, { externalId: 'a', embedUserId: 1 }, { embedUserId: 0 }]) {
-      await expect(client.addEmbedTenantGroupMember(GLOBEX.name, 1, member as never)).rejects.toBeInstanceOf(ServiceValidationError);
+      await expect(client.addEmbedTenantGroupMember(GLOBEX.name, 1, member as never)).rejects.toBeInstanceOf(
+        ServiceValidationError,
+      );
     }
     expect(seen).toHaveLength(0);
   });
@@ -504,9 +578,14 @@ describe('embed tenants (4.3)', () => {
 describe('embedding switches (4.6)', () => {
   it('setDashboardEmbedding enables and disables signed embedding of a dashboard', async () => {
     const { client } = clientOf();
-    await expect(client.setDashboardEmbedding('internal-finance', true)).resolves.toMatchObject({ publicId: 'internal-finance', allowEmbed: true });
+    await expect(client.setDashboardEmbedding('internal-finance', true)).resolves.toMatchObject({
+      publicId: 'internal-finance',
+      allowEmbed: true,
+    });
     await expect(client.setDashboardEmbedding('internal-finance', false)).resolves.toMatchObject({ allowEmbed: false });
-    await expect(clientOf({ apiKey: PERSONAL_API_KEY }).client.setDashboardEmbedding('internal-finance', true)).rejects.toMatchObject({ status: 403 });
+    await expect(
+      clientOf({ apiKey: PERSONAL_API_KEY }).client.setDashboardEmbedding('internal-finance', true),
+    ).rejects.toMatchObject({ status: 403 });
     await expect(client.setDashboardEmbedding('no-such-dashboard', true)).rejects.toMatchObject({ status: 404 });
   });
 
@@ -517,20 +596,38 @@ describe('embedding switches (4.6)', () => {
     const after = await client.setWorkbookEmbedAccess(1, 101, { action: 'read', embedTenantName: GLOBEX.name });
     expect(after).toMatchObject({ embedTenants: [{ embedTenantName: GLOBEX.name, action: 'read' }] });
     await expect(client.getWorkbookEmbedAccess(1, 101)).resolves.toEqual(after);
-    await expect(client.setWorkbookEmbedAccess(1, 101, { action: 'all' } as never)).rejects.toBeInstanceOf(ServiceValidationError);
+    await expect(client.setWorkbookEmbedAccess(1, 101, { action: 'all' } as never)).rejects.toBeInstanceOf(
+      ServiceValidationError,
+    );
   });
 });
 
 describe('5: auth header per API', () => {
   it('Bearer for the management API, Api-Key for the embed session and embed-tenant APIs', async () => {
     const recorder = await startScriptedServer((request, res) => {
-      if (request.method === 'DELETE' || request.path.endsWith('/revoke') || (request.method === 'POST' && request.path.endsWith('/users'))) {
+      if (
+        request.method === 'DELETE' ||
+        request.path.endsWith('/revoke') ||
+        (request.method === 'POST' && request.path.endsWith('/users'))
+      ) {
         res.writeHead(204).end();
       } else if (request.path.endsWith('/generate-session')) sendJson(res, 200, { sessionId: 'a'.repeat(32) });
-      else if (request.path.includes('/by-slug/')) sendJson(res, 200, { id: 1, deploymentId: 1, name: 'x', type: 'WORKBOOK', meta: {}, calculatedFields: {}, createdAt: 'x', updatedAt: 'x' });
-      else if (/\/groups(\/\d+)?$/.test(request.path) && request.method !== 'GET') sendJson(res, 200, { id: 1, name: 'g' });
+      else if (request.path.includes('/by-slug/'))
+        sendJson(res, 200, {
+          id: 1,
+          deploymentId: 1,
+          name: 'x',
+          type: 'WORKBOOK',
+          meta: {},
+          calculatedFields: {},
+          createdAt: 'x',
+          updatedAt: 'x',
+        });
+      else if (/\/groups(\/\d+)?$/.test(request.path) && request.method !== 'GET')
+        sendJson(res, 200, { id: 1, name: 'g' });
       else if (/\/groups\/\d+$/.test(request.path)) sendJson(res, 200, { id: 1, name: 'g' });
-      else if (request.path.includes('embed-access') || request.path.includes('/embed/dashboard/')) sendJson(res, 200, {});
+      else if (request.path.includes('embed-access') || request.path.includes('/embed/dashboard/'))
+        sendJson(res, 200, {});
       else sendJson(res, 200, { items: [] });
     });
     try {
@@ -561,9 +658,21 @@ describe('5: auth header per API', () => {
       const embed = recorder.received.slice(0, embedCount);
       const management = recorder.received.slice(embedCount);
       expect(embed.length).toBe(13);
-      for (const request of embed) expect([request.method, request.path, request.headers.authorization]).toEqual([request.method, request.path, `Api-Key ${key}`]);
-      for (const request of management) expect([request.method, request.path, request.headers.authorization]).toEqual([request.method, request.path, `Bearer ${key}`]);
-      expect(recorder.received.find((r) => r.path.endsWith('/generate-session'))!.headers['content-type']).toBe('application/json');
+      for (const request of embed)
+        expect([request.method, request.path, request.headers.authorization]).toEqual([
+          request.method,
+          request.path,
+          `Api-Key ${key}`,
+        ]);
+      for (const request of management)
+        expect([request.method, request.path, request.headers.authorization]).toEqual([
+          request.method,
+          request.path,
+          `Bearer ${key}`,
+        ]);
+      expect(recorder.received.find((r) => r.path.endsWith('/generate-session'))!.headers['content-type']).toBe(
+        'application/json',
+      );
     } finally {
       await recorder.close();
     }
@@ -573,7 +682,10 @@ describe('5: auth header per API', () => {
 describe('errors never carry the API key', () => {
   it('in message, serviceMessage or body, even when the service echoes it', async () => {
     const echo = await startScriptedServer((request, res) =>
-      sendJson(res, 400, { error: `bad header ${request.headers.authorization}`, echo: { authorization: request.headers.authorization } }),
+      sendJson(res, 400, {
+        error: `bad header ${request.headers.authorization}`,
+        echo: { authorization: request.headers.authorization },
+      }),
     );
     try {
       const client = createServiceClient({ baseUrl: echo.url, apiKey: 'svc_echoed_secret' });
@@ -587,6 +699,8 @@ describe('errors never carry the API key', () => {
     }
     const { client } = clientOf();
     const error = await caught(() => client.upsertWorkbookBySlug(99, 'x'));
-    expect(JSON.stringify({ message: (error as Error).message, body: (error as ServiceHttpError).body })).not.toContain(ADMIN_API_KEY);
+    expect(JSON.stringify({ message: (error as Error).message, body: (error as ServiceHttpError).body })).not.toContain(
+      ADMIN_API_KEY,
+    );
   });
 });

@@ -10,7 +10,7 @@ import * as protocol from '../../../src/core/protocol/session';
 import * as server from '../../../src/server';
 
 describe('@service/react/server entry', () => {
-  it('2.7, 4.2: validateSessionRequest is the protocol layer\'s own function, not a copy', () => {
+  it("2.7, 4.2: validateSessionRequest is the protocol layer's own function, not a copy", () => {
     expect(server.validateSessionRequest).toBe(protocol.validateSessionRequest);
     expect(server.validateSessionRequest({ deploymentId: 1, externalId: ' Ann ' })).toEqual({
       ok: true,
@@ -20,10 +20,14 @@ describe('@service/react/server entry', () => {
 
   it('7: sessionErrorCode names the generate-session texts, as the service words them and with more around them', () => {
     expect(server.sessionErrorCode(protocol.USER_ATTRIBUTES_NOT_FOUND)).toBe('user_attributes_not_found');
-    expect(server.sessionErrorCode(`${protocol.USER_ATTRIBUTES_NOT_FOUND}: shoe_size`)).toBe('user_attributes_not_found');
+    expect(server.sessionErrorCode(`${protocol.USER_ATTRIBUTES_NOT_FOUND}: shoe_size`)).toBe(
+      'user_attributes_not_found',
+    );
     expect(server.sessionErrorCode(protocol.groupsNotFoundMessage(['a', 'b']))).toBe('groups_not_found');
     expect(server.sessionErrorCode('Groups with names astronauts not found')).toBe('groups_not_found');
-    expect(server.sessionErrorCode(protocol.attributeTypeChangeMessage('region', 'string', 'number'))).toBe('cannot_change_type');
+    expect(server.sessionErrorCode(protocol.attributeTypeChangeMessage('region', 'string', 'number'))).toBe(
+      'cannot_change_type',
+    );
     expect(server.sessionErrorCode('Groups not found')).toBeUndefined();
     expect(server.sessionErrorCode('Invalid API key')).toBeUndefined();
   });
@@ -37,7 +41,10 @@ describe('@service/react/server entry', () => {
       const source = readFileSync(`${folder}${name}`, 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .replace(/^\s*\/\/.*$/gm, '');
-      expect([name, source.match(/from ['"](node:[^'"]+|fs|http|https|net|stream|buffer|crypto)['"]/)?.[1]]).toEqual([name, undefined]);
+      expect([name, source.match(/from ['"](node:[^'"]+|fs|http|https|net|stream|buffer|crypto)['"]/)?.[1]]).toEqual([
+        name,
+        undefined,
+      ]);
       expect([name, /\bBuffer\b|\bprocess\.env\b|require\(/.test(source)]).toEqual([name, false]);
     }
   });

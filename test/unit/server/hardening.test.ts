@@ -68,7 +68,11 @@ function proxyOf(aiUrl: string, options: Partial<ChatProxyOptions> = {}) {
   return { handler, onError };
 }
 
-function chatRequest(body: unknown = { input: 'hi' }, headers: Record<string, string> = {}, path = '/api/service/chat/stream-chat-state'): Request {
+function chatRequest(
+  body: unknown = { input: 'hi' },
+  headers: Record<string, string> = {},
+  path = '/api/service/chat/stream-chat-state',
+): Request {
   return new Request(`https://partner.example${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -91,7 +95,10 @@ function sessionHandlerOf(options: Partial<SessionHandlerOptions> = {}) {
   return { handler, resolve, seen: recorder.seen };
 }
 
-function sessionRequest(headers: Record<string, string> = { 'content-type': 'application/json' }, body = '{"surface":"dashboard"}'): Request {
+function sessionRequest(
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  body = '{"surface":"dashboard"}',
+): Request {
   return new Request('https://partner.example/api/embed-session', { method: 'POST', headers, body });
 }
 
@@ -103,7 +110,12 @@ describe('1. upstream timeouts (timeoutMs, default 30 s; chat stream idle limit,
   it('createServiceClient: a service that never answers is a ServiceError upstream_timeout, not a hang; an idempotent call is not retried', async () => {
     const upstream = await silent();
     // Long enough for the request to reach the upstream on a busy machine: the count below matters.
-    const client = createServiceClient({ baseUrl: upstream.url, apiKey: 'k', timeoutMs: 1000, retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+    const client = createServiceClient({
+      baseUrl: upstream.url,
+      apiKey: 'k',
+      timeoutMs: 1000,
+      retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    });
     const error = await caught(() => client.generateSession({ deploymentId: 1, externalId: 'ann' }));
     expect(ServiceError.isInstance(error) && error.code === 'upstream_timeout').toBe(true);
     expect((error as Error).message).toMatch(/1000 ms/);
@@ -156,7 +168,8 @@ describe('1. upstream timeouts (timeoutMs, default 30 s; chat stream idle limit,
     expect(response.status).toBe(200);
     const malformed: string[] = [];
     const lines: unknown[] = [];
-    for await (const line of readNdjson(response.body!, { onMalformedLine: (text) => malformed.push(text) })) lines.push(line);
+    for await (const line of readNdjson(response.body!, { onMalformedLine: (text) => malformed.push(text) }))
+      lines.push(line);
     expect(lines).toEqual([
       expect.objectContaining({ id: '__cutoff__' }),
       { error: expect.stringMatching(/sent nothing for 300 ms/), code: 'upstream_timeout' },
@@ -171,7 +184,10 @@ describe('1. upstream timeouts (timeoutMs, default 30 s; chat stream idle limit,
       res.write('{"id":"__cutoff__","role":"assistant","state":{"isStreaming":true,"chatId":"c1"},"sort":0}\n');
     });
     const { handler } = proxyOf(upstream.url, { streamIdleTimeoutMs: 200 });
-    const client = createChatClient({ url: 'https://partner.example/api/service', fetch: (input, init) => handler(new Request(input, init)) });
+    const client = createChatClient({
+      url: 'https://partner.example/api/service',
+      fetch: (input, init) => handler(new Request(input, init)),
+    });
     const error = await caught(async () => {
       for await (const line of client.stream({ input: 'hi' })) void line;
     });
@@ -180,7 +196,9 @@ describe('1. upstream timeouts (timeoutMs, default 30 s; chat stream idle limit,
 
   it('refuses timeouts that cannot work', () => {
     for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
-      expect(() => createServiceClient({ baseUrl: emulator.url, apiKey: 'k', timeoutMs: bad })).toThrow(ServiceConfigError);
+      expect(() => createServiceClient({ baseUrl: emulator.url, apiKey: 'k', timeoutMs: bad })).toThrow(
+        ServiceConfigError,
+      );
       expect(() => proxyOf(emulator.url, { timeoutMs: bad })).toThrow(/timeoutMs/);
       expect(() => proxyOf(emulator.url, { streamIdleTimeoutMs: bad })).toThrow(/streamIdleTimeoutMs/);
       expect(() => sessionHandlerOf({ timeoutMs: bad })).toThrow(/timeoutMs/);
@@ -189,7 +207,12 @@ describe('1. upstream timeouts (timeoutMs, default 30 s; chat stream idle limit,
 });
 
 describe('2. no form posts, no cross-site requests (415, 403, allowedOrigins)', () => {
-  const FORM_TYPES = ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'];
+  const FORM_TYPES = [
+    'text/plain',
+    'text/plain;charset=UTF-8',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+  ];
 
   it('session route: a body that is not declared JSON is 415, resolve is not called, nothing is sent', async () => {
     const { handler, resolve, seen } = sessionHandlerOf();
@@ -209,7 +232,9 @@ describe('2. no form posts, no cross-site requests (415, 403, allowedOrigins)', 
     const { handler } = proxyOf(upstream.url);
     for (const type of FORM_TYPES) {
       expect((await handler(chatRequest({ input: 'hi' }, { 'content-type': type }))).status).toBe(415);
-      expect((await handler(chatRequest({ chatId: 'c1' }, { 'content-type': type }, '/api/service/chat/abort'))).status).toBe(415);
+      expect(
+        (await handler(chatRequest({ chatId: 'c1' }, { 'content-type': type }, '/api/service/chat/abort'))).status,
+      ).toBe(415);
     }
     expect(upstream.received).toHaveLength(0);
   });
@@ -231,23 +256,44 @@ describe('2. no form posts, no cross-site requests (415, 403, allowedOrigins)', 
       expect(await response.json()).toMatchObject({ code: 'cross_site_request' });
     }
     expect(resolve).not.toHaveBeenCalled();
-    const passed: Record<string, string>[] = [{}, { origin: 'https://partner.example', 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }];
+    const passed: Record<string, string>[] = [
+      {},
+      { origin: 'https://partner.example', 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': 'none' },
+    ];
     for (const headers of passed) {
       expect((await handler(sessionRequest({ ...json, ...headers }))).status, JSON.stringify(headers)).toBe(200);
     }
     const allowed = sessionHandlerOf({ allowedOrigins: ['https://admin.partner-tools.example'] }).handler;
-    expect((await allowed(sessionRequest({ ...json, origin: 'https://admin.partner-tools.example', 'sec-fetch-site': 'cross-site' }))).status).toBe(200);
-    expect((await allowed(sessionRequest({ ...json, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }))).status).toBe(403);
+    expect(
+      (
+        await allowed(
+          sessionRequest({ ...json, origin: 'https://admin.partner-tools.example', 'sec-fetch-site': 'cross-site' }),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await allowed(sessionRequest({ ...json, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })))
+        .status,
+    ).toBe(403);
   });
 
   it('chat proxy: cross-site requests are 403 on both routes, nothing upstream; allowedOrigins pass', async () => {
     const upstream = await silent();
     const { handler } = proxyOf(upstream.url);
     expect((await handler(chatRequest({ input: 'hi' }, { origin: 'https://evil.example' }))).status).toBe(403);
-    expect((await handler(chatRequest({ chatId: 'c1' }, { 'sec-fetch-site': 'cross-site' }, '/api/service/chat/abort'))).status).toBe(403);
+    expect(
+      (await handler(chatRequest({ chatId: 'c1' }, { 'sec-fetch-site': 'cross-site' }, '/api/service/chat/abort')))
+        .status,
+    ).toBe(403);
     expect(upstream.received).toHaveLength(0);
-    const allowed = proxyOf(emulator.aiUrl, { allowedOrigins: ['https://admin.partner-tools.example'], apiKey: emulator.apiKey }).handler;
-    const response = await allowed(chatRequest({ input: 'hi' }, { origin: 'https://admin.partner-tools.example', 'sec-fetch-site': 'cross-site' }));
+    const allowed = proxyOf(emulator.aiUrl, {
+      allowedOrigins: ['https://admin.partner-tools.example'],
+      apiKey: emulator.apiKey,
+    }).handler;
+    const response = await allowed(
+      chatRequest({ input: 'hi' }, { origin: 'https://admin.partner-tools.example', 'sec-fetch-site': 'cross-site' }),
+    );
     expect(response.status).toBe(200);
     await response.body?.cancel();
   });
@@ -311,10 +357,16 @@ describe('3. only JSON and NDJSON from the upstream; nosniff and no-store on eve
     answers.push(['session 200', await session(sessionRequest())]);
     answers.push(['session 405', await session(new Request('https://partner.example/api/embed-session'))]);
     answers.push(['session 415', await session(sessionRequest({ 'content-type': 'text/plain' }))]);
-    answers.push(['session 403', await session(sessionRequest({ 'content-type': 'application/json', origin: 'https://evil.example' }))]);
+    answers.push([
+      'session 403',
+      await session(sessionRequest({ 'content-type': 'application/json', origin: 'https://evil.example' })),
+    ]);
     answers.push(['session 400', await session(sessionRequest({ 'content-type': 'application/json' }, '{'))]);
     answers.push(['session 401', await sessionHandlerOf({ resolve: () => null }).handler(sessionRequest())]);
-    answers.push(['session refuseSession', await sessionHandlerOf({ resolve: () => refuseSession(403, 'no') }).handler(sessionRequest())]);
+    answers.push([
+      'session refuseSession',
+      await sessionHandlerOf({ resolve: () => refuseSession(403, 'no') }).handler(sessionRequest()),
+    ]);
     const cached = new Response('mine', { status: 403, headers: { 'cache-control': 'public, max-age=600' } });
     answers.push(['session own Response', await sessionHandlerOf({ resolve: () => cached }).handler(sessionRequest())]);
 
@@ -325,7 +377,10 @@ describe('3. only JSON and NDJSON from the upstream; nosniff and no-store on eve
     answers.push(['chat 204 abort', await chat(chatRequest({ chatId }, {}, '/api/service/chat/abort'))]);
     answers.push(['chat 404 passed through', await chat(chatRequest({ input: 'x', chatId: 'no-such-chat' }))]);
     answers.push(['chat 404 path', await chat(chatRequest({}, {}, '/api/service/chat/other'))]);
-    answers.push(['chat own Response', await proxyOf(emulator.aiUrl, { resolveSessionSettings: () => cached.clone() }).handler(chatRequest())]);
+    answers.push([
+      'chat own Response',
+      await proxyOf(emulator.aiUrl, { resolveSessionSettings: () => cached.clone() }).handler(chatRequest()),
+    ]);
     for (const [name, response] of answers) {
       expect(response.headers.get('x-content-type-options'), name).toBe('nosniff');
       expect(response.headers.get('cache-control'), name).toBe('no-store');
@@ -339,7 +394,13 @@ describe('4. the API key never reaches the browser, 200 answers included', () =>
   it('a JSON-RPC error in a 200 that echoes the key is scrubbed', async () => {
     const upstream = await scripted((request, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `Invalid key ${request.headers.authorization}` }, id: null }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32001, message: `Invalid key ${request.headers.authorization}` },
+          id: null,
+        }),
+      );
     });
     const text = await textOf(await proxyOf(upstream.url).handler(chatRequest()));
     expect(text).not.toContain(KEY);
@@ -375,9 +436,13 @@ describe('4. the API key never reaches the browser, 200 answers included', () =>
     for (let cut1 = 0; cut1 <= text.length; cut1++) {
       for (let cut2 = cut1; cut2 <= text.length; cut2++) {
         const scrub = createKeyScrubber('svc_key');
-        const parts = [text.slice(0, cut1), text.slice(cut1, cut2), text.slice(cut2)].map((part) => scrub.push(encoder.encode(part)));
+        const parts = [text.slice(0, cut1), text.slice(cut1, cut2), text.slice(cut2)].map((part) =>
+          scrub.push(encoder.encode(part)),
+        );
         parts.push(scrub.end());
-        expect(parts.map((part) => new TextDecoder().decode(part)).join('')).toBe('a [redacted] b svc_[redacted] c svc_ke');
+        expect(parts.map((part) => new TextDecoder().decode(part)).join('')).toBe(
+          'a [redacted] b svc_[redacted] c svc_ke',
+        );
       }
     }
   });
@@ -386,7 +451,12 @@ describe('4. the API key never reaches the browser, 200 answers included', () =>
 describe('5. every path segment from a caller is validated and percent-encoded', () => {
   it('`.`, `..`, `/`, empty and control characters are a ServiceValidationError, nothing sent', async () => {
     const recorder = recordingFetch();
-    const client = createServiceClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, fetch: recorder.fetch, retry: false });
+    const client = createServiceClient({
+      baseUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      fetch: recorder.fetch,
+      retry: false,
+    });
     const calls: [string, () => Promise<unknown>][] = [
       ["listEmbedTenantUsers('..')", () => client.listEmbedTenantUsers('..').toArray()],
       ["deleteEmbedTenantGroup('..', 1)", () => client.deleteEmbedTenantGroup('..', 1)],
@@ -409,7 +479,12 @@ describe('5. every path segment from a caller is validated and percent-encoded',
 
   it('other characters are percent-encoded into their own segment', async () => {
     const recorder = recordingFetch();
-    const client = createServiceClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, fetch: recorder.fetch, retry: false });
+    const client = createServiceClient({
+      baseUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      fetch: recorder.fetch,
+      retry: false,
+    });
     await caught(() => client.listEmbedTenantUsers('a b?c#d%2e..').toArray());
     await caught(() => client.setDashboardEmbedding('x y', true));
     expect(recorder.seen.map((request) => new URL(request.url).pathname)).toEqual([
@@ -498,7 +573,14 @@ describe('7. toNodeHandler: an invalid Host header is 400', () => {
   }
 
   it('a Host that is no host (spaces, a path, user info, a bad port) is 400, the handler and onError untouched', async () => {
-    for (const host of ['bad host', 'evil.example/other', 'user@evil.example', 'a.example:99999', 'a.example:x', '[::1']) {
+    for (const host of [
+      'bad host',
+      'evil.example/other',
+      'user@evil.example',
+      'a.example:99999',
+      'a.example:x',
+      '[::1',
+    ]) {
       const { status, text } = await raw(host);
       expect(status, host).toBe(400);
       expect(text.toLowerCase()).toContain('x-content-type-options: nosniff');
@@ -511,6 +593,11 @@ describe('7. toNodeHandler: an invalid Host header is 400', () => {
     for (const host of ['partner.example', 'partner.example:8443', '127.0.0.1:3000', '[::1]:8080']) {
       expect((await raw(host)).status, host).toBe(200);
     }
-    expect(seenUrls.map((url) => new URL(url).host)).toEqual(['partner.example', 'partner.example:8443', '127.0.0.1:3000', '[::1]:8080']);
+    expect(seenUrls.map((url) => new URL(url).host)).toEqual([
+      'partner.example',
+      'partner.example:8443',
+      '127.0.0.1:3000',
+      '[::1]:8080',
+    ]);
   });
 });

@@ -22,7 +22,12 @@ export function recordingFetch(onResponse?: (request: SeenRequest, response: Res
   const wrapped: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     const body = init?.body === undefined || init.body === null ? undefined : String(init.body);
-    const entry: SeenRequest = { method: request.method, url: request.url, authorization: request.headers.get('authorization'), body };
+    const entry: SeenRequest = {
+      method: request.method,
+      url: request.url,
+      authorization: request.headers.get('authorization'),
+      body,
+    };
     seen.push(entry);
     const response = await fetch(input, init);
     onResponse?.(entry, response);

@@ -4,7 +4,13 @@
  * bodies parsed before it (`express.json()`), streamed answers with backpressure, and the abort
  * when the client goes away.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSessionHandler, toNodeHandler, type NodeHandler, type RouteHandler } from '../../../src/server';
@@ -22,7 +28,10 @@ afterEach(async () => {
 /** Serves `node` (optionally after `before`, standing for Express middleware). */
 async function serve(
   node: NodeHandler,
-  before?: (req: IncomingMessage & { originalUrl?: string; body?: unknown }, res: ServerResponse) => Promise<void> | void,
+  before?: (
+    req: IncomingMessage & { originalUrl?: string; body?: unknown },
+    res: ServerResponse,
+  ) => Promise<void> | void,
 ): Promise<string> {
   const server = createServer(async (req, res) => {
     await before?.(req, res);
@@ -76,11 +85,15 @@ describe('toNodeHandler', () => {
       req.originalUrl = `/api${req.url ?? ''}`;
     });
     const answer = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(`${url}/session?x=1`, { method: 'POST', headers: { 'x-multi': ['a', 'b'], 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve(text));
-      });
+      const req = httpRequest(
+        `${url}/session?x=1`,
+        { method: 'POST', headers: { 'x-multi': ['a', 'b'], 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve(text));
+        },
+      );
       req.on('error', reject);
       req.write('{"surface":');
       req.end('"chat"}');
@@ -99,7 +112,10 @@ describe('toNodeHandler', () => {
       for await (const chunk of req) text += String(chunk);
       req.body = JSON.parse(text) as unknown;
     });
-    const response = await fetch(url, { method: 'POST', body: JSON.stringify({ surface: 'dashboard', publicId: 'p' }) });
+    const response = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ surface: 'dashboard', publicId: 'p' }),
+    });
     expect(JSON.parse(await response.text())).toEqual({ surface: 'dashboard', publicId: 'p' });
   });
 
@@ -236,11 +252,13 @@ describe('toNodeHandler', () => {
     };
     const next = vi.fn();
     const withNext = toNodeHandler(handler);
-    const url = await serve((req, res) => withNext(req, res, (error) => {
-      next(error);
-      res.statusCode = 418;
-      res.end();
-    }));
+    const url = await serve((req, res) =>
+      withNext(req, res, (error) => {
+        next(error);
+        res.statusCode = 418;
+        res.end();
+      }),
+    );
     expect((await fetch(url)).status).toBe(418);
     expect(next).toHaveBeenCalledWith(failure);
 
@@ -257,18 +275,26 @@ describe('toNodeHandler', () => {
         baseUrl: emulator.url,
         apiKey: emulator.apiKey,
         deploymentId: 1,
-        resolve: (request) => (request.headers.get('cookie') === 'sid=ann' ? { externalId: 'ann@partner.example' } : null),
+        resolve: (request) =>
+          request.headers.get('cookie') === 'sid=ann' ? { externalId: 'ann@partner.example' } : null,
       });
       const url = await serve(toNodeHandler(handler), async (req) => {
         let text = '';
         for await (const chunk of req) text += String(chunk);
         req.body = text === '' ? undefined : (JSON.parse(text) as unknown);
       });
-      const ok = await fetch(`${url}/api/embed-session`, { method: 'POST', headers: { cookie: 'sid=ann', 'content-type': 'application/json' }, body: JSON.stringify({ surface: 'chat' }) });
+      const ok = await fetch(`${url}/api/embed-session`, {
+        method: 'POST',
+        headers: { cookie: 'sid=ann', 'content-type': 'application/json' },
+        body: JSON.stringify({ surface: 'chat' }),
+      });
       expect(ok.status).toBe(200);
       expect(ok.headers.get('cache-control')).toBe('no-store');
       expect(((await ok.json()) as { sessionId: string }).sessionId).toMatch(/^[0-9a-f]{32}$/);
-      const anonymous = await fetch(`${url}/api/embed-session`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+      const anonymous = await fetch(`${url}/api/embed-session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(anonymous.status).toBe(401);
     } finally {
       await emulator.close();

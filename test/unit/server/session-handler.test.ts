@@ -101,7 +101,10 @@ describe('createSessionHandler (2.7, 4.2)', () => {
   });
 
   it('resolve may honour the browser hint after checking it; an empty body is fine', async () => {
-    const { handler } = handlerOf((_request, { body }) => ({ externalId: 'ann', deploymentId: body.deploymentId === 2 ? 2 : 1 }));
+    const { handler } = handlerOf((_request, { body }) => ({
+      externalId: 'ann',
+      deploymentId: body.deploymentId === 2 ? 2 : 1,
+    }));
     const response = await handler(post({ deploymentId: 2 }));
     const { sessionId } = (await response.json()) as { sessionId: string };
     expect(emulator.context.state.embedSessions.get(sessionId)?.deploymentId).toBe(2);
@@ -128,7 +131,9 @@ describe('createSessionHandler (2.7, 4.2)', () => {
 
     it('resolve returns a Response (refuseSession): sent as it is', async () => {
       const { handler, seen } = handlerOf((_request, { body }) =>
-        body.publicId === 'internal-finance' ? refuseSession(403, 'Finance is not shared with you') : { externalId: 'ann' },
+        body.publicId === 'internal-finance'
+          ? refuseSession(403, 'Finance is not shared with you')
+          : { externalId: 'ann' },
       );
       const response = await handler(post({ surface: 'dashboard', publicId: 'internal-finance' }));
       expect(response.status).toBe(403);
@@ -167,7 +172,10 @@ describe('createSessionHandler (2.7, 4.2)', () => {
     });
 
     it('no deploymentId from resolve nor the handler: 500, nothing sent', async () => {
-      const { handler, seen } = handlerOf(() => ({ externalId: 'ann' }), { deploymentId: undefined, exposeErrorDetails: true });
+      const { handler, seen } = handlerOf(() => ({ externalId: 'ann' }), {
+        deploymentId: undefined,
+        exposeErrorDetails: true,
+      });
       const response = await handler(post());
       expect(response.status).toBe(500);
       expect(((await response.json()) as { problems: string[] }).problems[0]).toMatch(/^deploymentId: is required/);
@@ -186,7 +194,10 @@ describe('createSessionHandler (2.7, 4.2)', () => {
       const shown = handlerOf(resolve, { exposeErrorDetails: true });
       const response = await shown.handler(post());
       expect(response.status).toBe(502);
-      expect(await response.json()).toMatchObject({ code: 'groups_not_found', detail: 'Groups with names astronauts not found' });
+      expect(await response.json()).toMatchObject({
+        code: 'groups_not_found',
+        detail: 'Groups with names astronauts not found',
+      });
       expect(shown.onError).toHaveBeenCalledOnce();
       const hidden = handlerOf(resolve, { exposeErrorDetails: false });
       const quiet = (await (await hidden.handler(post())).json()) as Record<string, unknown>;
@@ -244,6 +255,8 @@ describe('createSessionHandler (2.7, 4.2)', () => {
 
   it('refuses options without resolve', () => {
     expect(() => createSessionHandler({ baseUrl: emulator.url, apiKey: 'k' } as never)).toThrow(/resolve/);
-    expect(() => createSessionHandler({ baseUrl: 'http://partner.example', apiKey: 'k', resolve: () => null })).toThrow(/baseUrl/);
+    expect(() => createSessionHandler({ baseUrl: 'http://partner.example', apiKey: 'k', resolve: () => null })).toThrow(
+      /baseUrl/,
+    );
   });
 });

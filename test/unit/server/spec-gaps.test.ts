@@ -70,7 +70,11 @@ describe('createChatProxyHandler abort route (4.4, 7)', () => {
   it('4.4, 7: a browser-sent sessionSettings in the abort body is dropped: naming the owner does not let another viewer abort (403)', async () => {
     const chatId = await converse('ann@partner.example');
     const before = upstream.length;
-    const forged = await post('abort', { chatId, sessionSettings: { externalId: 'ann@partner.example' } }, 'bob@partner.example');
+    const forged = await post(
+      'abort',
+      { chatId, sessionSettings: { externalId: 'ann@partner.example' } },
+      'bob@partner.example',
+    );
     expect(forged.status).toBe(403);
     const sent = upstream.slice(before);
     expect(sent).toHaveLength(1);

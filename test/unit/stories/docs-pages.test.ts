@@ -19,18 +19,27 @@ const COMPONENTS = Object.entries(entry).filter(([name, value]) => /^[A-Z][a-z]/
 
 describe('Storybook docs pages', () => {
   it('finds the components and the stories', () => {
-    expect(COMPONENTS.map(([name]) => name)).toEqual(expect.arrayContaining(['ServiceProvider', 'EmbeddedDashboard', 'AgentChat', 'StreamingMarkdown', 'ResultTable']));
+    expect(COMPONENTS.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['ServiceProvider', 'EmbeddedDashboard', 'AgentChat', 'StreamingMarkdown', 'ResultTable']),
+    );
     expect(metas.length).toBeGreaterThan(10);
   });
 
   it.each(COMPONENTS)('%s has a docs page', (name, component) => {
     const pages = metas.filter(({ meta }) => meta.component === component && meta.tags?.includes('autodocs'));
-    expect(pages.map(({ path }) => path), `no stories file with tags: ['autodocs'] documents ${name}`).toHaveLength(1);
+    expect(
+      pages.map(({ path }) => path),
+      `no stories file with tags: ['autodocs'] documents ${name}`,
+    ).toHaveLength(1);
   });
 
-  it.each(metas.filter(({ meta }) => meta.component).map(({ path, meta }) => [path, meta] as const))('%s: callbacks given in args are actions', (_path, meta) => {
-    for (const [name, value] of Object.entries(meta.args ?? {})) {
-      if (/^on[A-Z]/.test(name) || name === 'retry') expect(typeof value === 'function' && 'mock' in value, `${name} should be fn()`).toBe(true);
-    }
-  });
+  it.each(metas.filter(({ meta }) => meta.component).map(({ path, meta }) => [path, meta] as const))(
+    '%s: callbacks given in args are actions',
+    (_path, meta) => {
+      for (const [name, value] of Object.entries(meta.args ?? {})) {
+        if (/^on[A-Z]/.test(name) || name === 'retry')
+          expect(typeof value === 'function' && 'mock' in value, `${name} should be fn()`).toBe(true);
+      }
+    },
+  );
 });

@@ -21,11 +21,19 @@ async function collect(iterable: AsyncIterable<unknown>): Promise<unknown[]> {
 }
 
 const transcriptLines = (name: keyof typeof TRANSCRIPTS): unknown[] =>
-  TRANSCRIPTS[name].split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  TRANSCRIPTS[name]
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 
 describe('TRANSCRIPTS', () => {
   it('holds every recording, each a cutoff-to-usage NDJSON answer, and nothing else is recorded elsewhere', () => {
-    expect(Object.keys(TRANSCRIPTS).sort()).toEqual(['cannot-answer', 'margin-error', 'revenue-by-month', 'top-customers']);
+    expect(Object.keys(TRANSCRIPTS).sort()).toEqual([
+      'cannot-answer',
+      'margin-error',
+      'revenue-by-month',
+      'top-customers',
+    ]);
     for (const name of Object.keys(TRANSCRIPTS) as (keyof typeof TRANSCRIPTS)[]) {
       const lines = transcriptLines(name) as { id: string }[];
       expect(lines[0]!.id).toBe('__cutoff__');
@@ -69,21 +77,31 @@ describe('chunkText cuts where a reader is most likely to slip', () => {
 });
 
 describe('createReplayFetch through createChatClient', () => {
-  it.each<ReplayChunking>(['lines', 'bytes', 5])('the same lines whatever the chunking (%s), user echo carries the messageId', async (chunking) => {
-    const replay = createReplayFetch({ transcript: TRANSCRIPTS['revenue-by-month'], chunking });
-    const client = createChatClient({ url: URL_, fetch: replay.fetch, auth: { token: 't' } });
-    const lines = (await collect(client.stream(QUESTION))) as { id: string }[];
-    const expected = transcriptLines('revenue-by-month') as { id: string }[];
-    // The client yields every line but `__suspended__`; ids match the recording's, with the echo renamed.
-    expect(lines.map((line) => line.id)).toEqual(expected.map((line) => (/-message$/.test(line.id) ? QUESTION.messageId : line.id)));
-    expect(replay.streams).toEqual([expect.objectContaining(QUESTION)]);
-    expect(replay.requests[0]!.headers.get('x-service-auth-token')).toBe('t');
-  });
+  it.each<ReplayChunking>(['lines', 'bytes', 5])(
+    'the same lines whatever the chunking (%s), user echo carries the messageId',
+    async (chunking) => {
+      const replay = createReplayFetch({ transcript: TRANSCRIPTS['revenue-by-month'], chunking });
+      const client = createChatClient({ url: URL_, fetch: replay.fetch, auth: { token: 't' } });
+      const lines = (await collect(client.stream(QUESTION))) as { id: string }[];
+      const expected = transcriptLines('revenue-by-month') as { id: string }[];
+      // The client yields every line but `__suspended__`; ids match the recording's, with the echo renamed.
+      expect(lines.map((line) => line.id)).toEqual(
+        expected.map((line) => (/-message$/.test(line.id) ? QUESTION.messageId : line.id)),
+      );
+      expect(replay.streams).toEqual([expect.objectContaining(QUESTION)]);
+      expect(replay.requests[0]!.headers.get('x-service-auth-token')).toBe('t');
+    },
+  );
 
   it('a dropped connection errors the body; the client resubscribes with the same body and the replay completes the thread', async () => {
     const replay = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], faults: { dropAfterLines: 6 } });
     const events: ResubscribeEvent[] = [];
-    const client = createChatClient({ url: URL_, fetch: replay.fetch, resubscribe: { baseDelayMs: 0 }, onResubscribe: (event) => events.push(event) });
+    const client = createChatClient({
+      url: URL_,
+      fetch: replay.fetch,
+      resubscribe: { baseDelayMs: 0 },
+      onResubscribe: (event) => events.push(event),
+    });
     const store = createThreadStore();
     for await (const line of client.stream(QUESTION)) store.apply(line);
     expect(events.map((event) => event.reason)).toEqual(['connection_lost']);
@@ -93,9 +111,18 @@ describe('createReplayFetch through createChatClient', () => {
   });
 
   it('a list of faults gives each stream request its own: dropped, then held until the abort endpoint releases it', async () => {
-    const replay = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: 'awkward', faults: [{ dropAfterLines: 4 }, { holdAfterLines: 0 }] });
+    const replay = createReplayFetch({
+      transcript: TRANSCRIPTS['top-customers'],
+      chunking: 'awkward',
+      faults: [{ dropAfterLines: 4 }, { holdAfterLines: 0 }],
+    });
     const events: ResubscribeEvent[] = [];
-    const client = createChatClient({ url: URL_, fetch: replay.fetch, resubscribe: { baseDelayMs: 0 }, onResubscribe: (event) => events.push(event) });
+    const client = createChatClient({
+      url: URL_,
+      fetch: replay.fetch,
+      resubscribe: { baseDelayMs: 0 },
+      onResubscribe: (event) => events.push(event),
+    });
     const seen: { id: string; state?: { chatId: string } }[] = [];
     const done = (async () => {
       for await (const line of client.stream(QUESTION)) seen.push(line as (typeof seen)[number]);
@@ -108,8 +135,13 @@ describe('createReplayFetch through createChatClient', () => {
     await done;
     expect(seen.slice(4).map((line) => line.id)).toEqual(['__aborted__', '__usage__']);
     // Past the end of the list, requests get no fault: the whole recording.
-    const third = await replay.fetch(`${URL_}/chat/stream-chat-state`, { method: 'POST', body: JSON.stringify({ input: 'again', messageId: '1767225609000-message' }) });
-    expect(await third.text()).toBe(TRANSCRIPTS['top-customers'].replace(/"id":"\d{13,}-message"/, '"id":"1767225609000-message"'));
+    const third = await replay.fetch(`${URL_}/chat/stream-chat-state`, {
+      method: 'POST',
+      body: JSON.stringify({ input: 'again', messageId: '1767225609000-message' }),
+    });
+    expect(await third.text()).toBe(
+      TRANSCRIPTS['top-customers'].replace(/"id":"\d{13,}-message"/, '"id":"1767225609000-message"'),
+    );
   });
 
   it('without resubscription a dropped connection is a ConnectionLostError', async () => {
@@ -119,17 +151,40 @@ describe('createReplayFetch through createChatClient', () => {
   });
 
   it('sends __suspended__ as the service does; the resend replays from the start', async () => {
-    const replay = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'], chunking: 'bytes', faults: { suspendAfterLines: 4 } });
-    const raw = await (await replay.fetch(`${URL_}/chat/stream-chat-state`, { method: 'POST', body: JSON.stringify(QUESTION) })).text();
-    const rawLines = raw.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const replay = createReplayFetch({
+      transcript: TRANSCRIPTS['cannot-answer'],
+      chunking: 'bytes',
+      faults: { suspendAfterLines: 4 },
+    });
+    const raw = await (
+      await replay.fetch(`${URL_}/chat/stream-chat-state`, { method: 'POST', body: JSON.stringify(QUESTION) })
+    ).text();
+    const rawLines = raw
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     expect(rawLines).toHaveLength(5);
-    expect(rawLines[4]).toEqual({ id: '__suspended__', type: 'suspend', code: 'chat_suspended', retryable: true, messageId: QUESTION.messageId, error: expect.any(String) });
-    const again = await (await replay.fetch(`${URL_}/chat/stream-chat-state`, { method: 'POST', body: JSON.stringify(QUESTION) })).text();
+    expect(rawLines[4]).toEqual({
+      id: '__suspended__',
+      type: 'suspend',
+      code: 'chat_suspended',
+      retryable: true,
+      messageId: QUESTION.messageId,
+      error: expect.any(String),
+    });
+    const again = await (
+      await replay.fetch(`${URL_}/chat/stream-chat-state`, { method: 'POST', body: JSON.stringify(QUESTION) })
+    ).text();
     expect(again).toBe(TRANSCRIPTS['cannot-answer'].replace(/"id":"\d{13,}-message"/, `"id":"${QUESTION.messageId}"`));
 
     const through = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'], faults: { suspendAfterLines: 4 } });
     const events: ResubscribeEvent[] = [];
-    const client = createChatClient({ url: URL_, fetch: through.fetch, resubscribe: { baseDelayMs: 0 }, onResubscribe: (event) => events.push(event) });
+    const client = createChatClient({
+      url: URL_,
+      fetch: through.fetch,
+      resubscribe: { baseDelayMs: 0 },
+      onResubscribe: (event) => events.push(event),
+    });
     const lines = (await collect(client.stream(QUESTION))) as { id: string }[];
     expect(events.map((event) => event.reason)).toEqual(['suspended']);
     expect(lines.some((line) => line.id === '__suspended__')).toBe(false);
@@ -144,14 +199,26 @@ describe('createReplayFetch through createChatClient', () => {
   });
 
   it('transcripts: one per new question, a resubscription keeps its own, then HTTP 500 when none is left', async () => {
-    const replay = createReplayFetch({ transcripts: [TRANSCRIPTS['cannot-answer'], TRANSCRIPTS['margin-error']], faults: { dropAfterLines: 2 } });
+    const replay = createReplayFetch({
+      transcripts: [TRANSCRIPTS['cannot-answer'], TRANSCRIPTS['margin-error']],
+      faults: { dropAfterLines: 2 },
+    });
     const client = createChatClient({ url: URL_, fetch: replay.fetch, resubscribe: { baseDelayMs: 0 } });
-    const first = (await collect(client.stream({ input: 'a', messageId: '1767225601000-message' }))) as { content?: string }[];
+    const first = (await collect(client.stream({ input: 'a', messageId: '1767225601000-message' }))) as {
+      content?: string;
+    }[];
     expect(first.some((line) => line.content === 'a' || line.content === 'What is the weather tomorrow?')).toBe(true);
-    const second = (await collect(client.stream({ input: 'b', messageId: '1767225602000-message' }))) as { id: string }[];
-    expect(second.map((line) => line.id)).toContain(transcriptLines('margin-error').map((line) => (line as { id: string }).id)[2]);
+    const second = (await collect(client.stream({ input: 'b', messageId: '1767225602000-message' }))) as {
+      id: string;
+    }[];
+    expect(second.map((line) => line.id)).toContain(
+      transcriptLines('margin-error').map((line) => (line as { id: string }).id)[2],
+    );
     expect(replay.streams).toHaveLength(3);
-    const third = await replay.fetch(`${URL_}/chat/stream-chat-state`, { method: 'POST', body: JSON.stringify({ input: 'c', messageId: '1767225603000-message' }) });
+    const third = await replay.fetch(`${URL_}/chat/stream-chat-state`, {
+      method: 'POST',
+      body: JSON.stringify({ input: 'c', messageId: '1767225603000-message' }),
+    });
     expect(third.status).toBe(500);
   });
 

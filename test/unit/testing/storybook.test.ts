@@ -9,7 +9,8 @@ type Args = { suggestions?: string[]; url?: string; fetch?: typeof fetch };
 describe('withReplayFetch', () => {
   it('keeps the story args, adds url and a replay fetch kept across re-renders, one per story', async () => {
     const decorator = withReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'], url: '/recorded' });
-    const render = (id: string) => decorator((update?: { args?: Args }) => update?.args, { id, args: { suggestions: ['a'] } as Args });
+    const render = (id: string) =>
+      decorator((update?: { args?: Args }) => update?.args, { id, args: { suggestions: ['a'] } as Args });
     const first = render('chat--one')!;
     expect(first).toMatchObject({ suggestions: ['a'], url: '/recorded' });
     expect(render('chat--one')!.fetch).toBe(first.fetch);

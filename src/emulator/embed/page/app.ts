@@ -57,7 +57,13 @@ function segmentsOf(path: string): string[] | undefined {
   return parts.every((part): part is string => part !== undefined) ? parts : undefined;
 }
 
-function dashboardView(page: PageContext, deps: ViewDeps, dashboard: PageDashboard, basePath: string, widgetId: string | undefined): View | undefined {
+function dashboardView(
+  page: PageContext,
+  deps: ViewDeps,
+  dashboard: PageDashboard,
+  basePath: string,
+  widgetId: string | undefined,
+): View | undefined {
   if (widgetId !== undefined && !dashboard.widgets.some((widget) => widget.id === widgetId)) return undefined;
   const widget = dashboard.widgets.find((candidate) => candidate.id === widgetId);
   const widgetTitle = typeof widget?.config?.['title'] === 'string' ? widget.config['title'] : widgetId;
@@ -71,12 +77,30 @@ function dashboardView(page: PageContext, deps: ViewDeps, dashboard: PageDashboa
       // The AI chat launcher of published dashboards (session `settings.showDashboardChat`).
       if (page.surface === 'dashboard' && page.config.showDashboardChat) {
         if (deps.chatOpen) {
-          const panel = renderChatPanel(page, deps.chat, { headingLevel: 'h2', withHistory: false, onClose: () => deps.setChatOpen(false) });
-          element.append(h('aside', { attrs: { class: 'svc-chat-panel', 'aria-label': page.strings.chatTitle } }, panel.element));
+          const panel = renderChatPanel(page, deps.chat, {
+            headingLevel: 'h2',
+            withHistory: false,
+            onClose: () => deps.setChatOpen(false),
+          });
+          element.append(
+            h('aside', { attrs: { class: 'svc-chat-panel', 'aria-label': page.strings.chatTitle } }, panel.element),
+          );
           dispose = panel.dispose;
         } else {
           element.append(
-            h('button', { attrs: { type: 'button', class: 'svc-button svc-primary svc-launcher', 'data-part': 'chat-launcher', 'data-focus-key': 'chat-launcher' }, on: { click: () => deps.setChatOpen(true) } }, page.strings.openChat),
+            h(
+              'button',
+              {
+                attrs: {
+                  type: 'button',
+                  class: 'svc-button svc-primary svc-launcher',
+                  'data-part': 'chat-launcher',
+                  'data-focus-key': 'chat-launcher',
+                },
+                on: { click: () => deps.setChatOpen(true) },
+              },
+              page.strings.openChat,
+            ),
           );
         }
       }
@@ -87,15 +111,40 @@ function dashboardView(page: PageContext, deps: ViewDeps, dashboard: PageDashboa
 
 function appFrame(page: PageContext, current: 'home' | 'chat' | 'workbook', content: HTMLElement): HTMLElement {
   const link = (label: string, path: string, active: boolean) =>
-    h('li', {}, h('button', { attrs: { type: 'button', class: 'svc-link', 'aria-current': active ? 'page' : undefined, 'data-focus-key': `nav-${path}` }, on: { click: () => page.navigate(path) } }, label));
+    h(
+      'li',
+      {},
+      h(
+        'button',
+        {
+          attrs: {
+            type: 'button',
+            class: 'svc-link',
+            'aria-current': active ? 'page' : undefined,
+            'data-focus-key': `nav-${path}`,
+          },
+          on: { click: () => page.navigate(path) },
+        },
+        label,
+      ),
+    );
   return h(
     'div',
     { attrs: { class: 'svc-app' } },
     h(
       'nav',
       { attrs: { class: 'svc-app-nav', 'aria-label': page.strings.appTitle } },
-      h('ul', {}, link(page.strings.appHome, '/', current === 'home'), link(page.strings.askAi, '/chat', current === 'chat')),
-      h('p', { attrs: { class: 'svc-muted' } }, format(page.strings.greeting, { name: page.config.viewer.displayName })),
+      h(
+        'ul',
+        {},
+        link(page.strings.appHome, '/', current === 'home'),
+        link(page.strings.askAi, '/chat', current === 'chat'),
+      ),
+      h(
+        'p',
+        { attrs: { class: 'svc-muted' } },
+        format(page.strings.greeting, { name: page.config.viewer.displayName }),
+      ),
     ),
     h('div', { attrs: { class: 'svc-app-content' } }, content),
   );
@@ -122,7 +171,23 @@ function appHome(page: PageContext): HTMLElement {
           'ul',
           {},
           ...items.map((workbook) =>
-            h('li', {}, h('button', { attrs: { type: 'button', class: 'svc-link', 'data-slug': workbook.slug, 'data-focus-key': `workbook-${workbook.slug}` }, on: { click: () => page.navigate(`/workbooks/${encodeURIComponent(workbook.slug)}`) } }, workbook.name)),
+            h(
+              'li',
+              {},
+              h(
+                'button',
+                {
+                  attrs: {
+                    type: 'button',
+                    class: 'svc-link',
+                    'data-slug': workbook.slug,
+                    'data-focus-key': `workbook-${workbook.slug}`,
+                  },
+                  on: { click: () => page.navigate(`/workbooks/${encodeURIComponent(workbook.slug)}`) },
+                },
+                workbook.name,
+              ),
+            ),
           ),
         ),
       ),
@@ -143,13 +208,18 @@ export function resolveView(page: PageContext, deps: ViewDeps, path: string): Vi
     if (segments.length === 0) return dashboardView(page, deps, dashboard, base, undefined);
     if (segments[0] !== 'dashboard' || segments[1] !== dashboard.publicId) return undefined;
     if (segments.length === 2) return dashboardView(page, deps, dashboard, base, undefined);
-    if (segments.length === 4 && segments[2] === 'widgets') return dashboardView(page, deps, dashboard, base, segments[3]);
+    if (segments.length === 4 && segments[2] === 'widgets')
+      return dashboardView(page, deps, dashboard, base, segments[3]);
     return undefined;
   }
 
   if (page.surface === 'app') {
     if (segments.length === 0) {
-      return { path: '/', title: page.strings.appTitle, render: () => ({ element: appFrame(page, 'home', appHome(page)), dispose: noop }) };
+      return {
+        path: '/',
+        title: page.strings.appTitle,
+        render: () => ({ element: appFrame(page, 'home', appHome(page)), dispose: noop }),
+      };
     }
     if (segments.length === 1 && segments[0] === 'chat') {
       return {
@@ -170,13 +240,23 @@ export function resolveView(page: PageContext, deps: ViewDeps, path: string): Vi
           path: base,
           title: workbook.name,
           render: () => ({
-            element: appFrame(page, 'workbook', h('div', {}, h('h1', { attrs: { class: 'svc-title' } }, workbook.name), h('p', { attrs: { class: 'svc-notice' } }, page.strings.noDashboard))),
+            element: appFrame(
+              page,
+              'workbook',
+              h(
+                'div',
+                {},
+                h('h1', { attrs: { class: 'svc-title' } }, workbook.name),
+                h('p', { attrs: { class: 'svc-notice' } }, page.strings.noDashboard),
+              ),
+            ),
             dispose: noop,
           }),
         };
       }
       if (!workbook.dashboard) return undefined;
-      const widgetId = segments.length === 4 && segments[2] === 'widgets' ? segments[3] : segments.length === 2 ? undefined : null;
+      const widgetId =
+        segments.length === 4 && segments[2] === 'widgets' ? segments[3] : segments.length === 2 ? undefined : null;
       if (widgetId === null) return undefined;
       const view = dashboardView(page, deps, workbook.dashboard, base, widgetId);
       if (!view) return undefined;

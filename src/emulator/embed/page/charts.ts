@@ -112,7 +112,11 @@ function axes(maxValue: number, format: (value: number) => string, labels: strin
     const y = MARGIN.top + plotHeight - (plotHeight * tick) / 4;
     group.append(
       s('line', { attrs: { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y, y2: y, class: 'svc-grid-line' } }),
-      s('text', { attrs: { x: MARGIN.left - 6, y: y + 4, 'text-anchor': 'end', class: 'svc-tick' } }, format((maxValue * tick) / 4)),
+      s(
+        'text',
+        { attrs: { x: MARGIN.left - 6, y: y + 4, 'text-anchor': 'end', class: 'svc-tick' } },
+        format((maxValue * tick) / 4),
+      ),
     );
   }
   // A label under every bar when they fit, else the first, the middle and the last.
@@ -121,7 +125,8 @@ function axes(maxValue: number, format: (value: number) => string, labels: strin
     if (index % every !== 0 && index !== labels.length - 1) return;
     const x = MARGIN.left + (plotWidth * (index + 0.5)) / labels.length;
     // The outermost labels of a dense axis align to their edge so they are not cut off.
-    const anchor = labels.length <= 12 ? 'middle' : index === 0 ? 'start' : index === labels.length - 1 ? 'end' : 'middle';
+    const anchor =
+      labels.length <= 12 ? 'middle' : index === 0 ? 'start' : index === labels.length - 1 ? 'end' : 'middle';
     group.append(s('text', { attrs: { x, y: HEIGHT - 8, 'text-anchor': anchor, class: 'svc-tick' } }, label));
   });
   return group;
@@ -169,7 +174,16 @@ function barChart(input: ChartInput, measure: string): SVGSVGElement {
     );
   });
   rove(bars, (index) => input.onDrill(measure, data[index]!.category));
-  return chartFrame(input, 'bar', axes(max, (value) => input.format.number(value), data.map((point) => point.label)), s('g', {}, ...bars));
+  return chartFrame(
+    input,
+    'bar',
+    axes(
+      max,
+      (value) => input.format.number(value),
+      data.map((point) => point.label),
+    ),
+    s('g', {}, ...bars),
+  );
 }
 
 function lineChart(input: ChartInput, measure: string): SVGSVGElement {
@@ -177,9 +191,22 @@ function lineChart(input: ChartInput, measure: string): SVGSVGElement {
   const max = niceMax(Math.max(0, ...data.map((point) => point.value)));
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
   const slot = (WIDTH - MARGIN.left - MARGIN.right) / Math.max(1, data.length);
-  const xy = data.map((point, index) => [MARGIN.left + slot * (index + 0.5), MARGIN.top + plotHeight - (plotHeight * Math.max(0, point.value)) / max] as const);
+  const xy = data.map(
+    (point, index) =>
+      [
+        MARGIN.left + slot * (index + 0.5),
+        MARGIN.top + plotHeight - (plotHeight * Math.max(0, point.value)) / max,
+      ] as const,
+  );
   const name = measureTitle(input, measure);
-  const line = s('polyline', { attrs: { points: xy.map(([x, y]) => `${x},${y}`).join(' '), class: 'svc-line', fill: 'none', 'aria-hidden': 'true' } });
+  const line = s('polyline', {
+    attrs: {
+      points: xy.map(([x, y]) => `${x},${y}`).join(' '),
+      class: 'svc-line',
+      fill: 'none',
+      'aria-hidden': 'true',
+    },
+  });
   const dots = data.map((point, index) =>
     s(
       'circle',
@@ -198,7 +225,17 @@ function lineChart(input: ChartInput, measure: string): SVGSVGElement {
     ),
   );
   rove(dots, (index) => input.onDrill(measure, data[index]!.category));
-  return chartFrame(input, 'line', axes(max, (value) => input.format.number(value), data.map((point) => point.label)), line, s('g', {}, ...dots));
+  return chartFrame(
+    input,
+    'line',
+    axes(
+      max,
+      (value) => input.format.number(value),
+      data.map((point) => point.label),
+    ),
+    line,
+    s('g', {}, ...dots),
+  );
 }
 
 function pieChart(input: ChartInput, measure: string): HTMLElement {
@@ -233,14 +270,27 @@ function pieChart(input: ChartInput, measure: string): HTMLElement {
   rove(slices, (index) => input.onDrill(measure, data[index]!.category));
   const svg = s(
     'svg',
-    { attrs: { viewBox: '0 0 240 240', role: 'group', 'aria-label': `${input.title} (pie)`, class: 'svc-chart svc-pie', 'data-chart': 'pie' } },
+    {
+      attrs: {
+        viewBox: '0 0 240 240',
+        role: 'group',
+        'aria-label': `${input.title} (pie)`,
+        class: 'svc-chart svc-pie',
+        'data-chart': 'pie',
+      },
+    },
     ...slices,
   );
   const legend = h(
     'ul',
     { attrs: { class: 'svc-legend' } },
     ...data.map((point, index) =>
-      h('li', {}, h('span', { attrs: { class: `svc-swatch svc-series-${index % 6}`, 'aria-hidden': 'true' } }), `${point.label}: ${point.valueText}`),
+      h(
+        'li',
+        {},
+        h('span', { attrs: { class: `svc-swatch svc-series-${index % 6}`, 'aria-hidden': 'true' } }),
+        `${point.label}: ${point.valueText}`,
+      ),
     ),
   );
   return h('div', { attrs: { class: 'svc-pie-wrap' } }, svg, legend);
@@ -258,7 +308,11 @@ function kpi(input: ChartInput, measure: string): HTMLElement {
   return h(
     'p',
     { attrs: { class: 'svc-kpi', 'data-chart': 'kpi' } },
-    h('span', { attrs: { class: 'svc-kpi-value', title: full, 'aria-label': full, 'data-value': String(raw ?? '') } }, text),
+    h(
+      'span',
+      { attrs: { class: 'svc-kpi-value', title: full, 'aria-label': full, 'data-value': String(raw ?? '') } },
+      text,
+    ),
     h('span', { attrs: { class: 'svc-kpi-label' } }, measureTitle(input, measure)),
   );
 }
@@ -266,20 +320,36 @@ function kpi(input: ChartInput, measure: string): HTMLElement {
 /** A table of the result: one column per member of the query, measure cells drill. */
 export function resultTable(input: Omit<ChartInput, 'chartType'>): HTMLTableElement {
   const { query, result } = input;
-  const time = (query.timeDimensions ?? []).filter((dimension) => dimension.granularity).map((dimension) => ({ key: `${dimension.dimension}.${dimension.granularity}`, granularity: dimension.granularity }));
+  const time = (query.timeDimensions ?? [])
+    .filter((dimension) => dimension.granularity)
+    .map((dimension) => ({
+      key: `${dimension.dimension}.${dimension.granularity}`,
+      granularity: dimension.granularity,
+    }));
   const columns: { key: string; measure: boolean; granularity?: string }[] = [
     ...time.map((column) => ({ key: column.key, measure: false, granularity: column.granularity })),
     ...(query.dimensions ?? []).map((key) => ({ key, measure: false })),
     ...(query.measures ?? []).map((key) => ({ key, measure: true })),
   ];
-  const annotationOf = (key: string) => result.annotation.measures[key] ?? result.annotation.timeDimensions[key] ?? result.annotation.dimensions[key];
+  const annotationOf = (key: string) =>
+    result.annotation.measures[key] ?? result.annotation.timeDimensions[key] ?? result.annotation.dimensions[key];
   const titleOf = (key: string) => String(annotationOf(key)?.shortTitle ?? annotationOf(key)?.title ?? key);
   const category = categoryKey(query);
   return h(
     'table',
     { attrs: { class: 'svc-table', 'data-chart': 'table' } },
     h('caption', { attrs: { class: 'svc-visually-hidden' } }, input.title),
-    h('thead', {}, h('tr', {}, ...columns.map((column) => h('th', { attrs: { scope: 'col', class: column.measure ? 'svc-num' : undefined } }, titleOf(column.key))))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...columns.map((column) =>
+          h('th', { attrs: { scope: 'col', class: column.measure ? 'svc-num' : undefined } }, titleOf(column.key)),
+        ),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -294,7 +364,14 @@ export function resultTable(input: Omit<ChartInput, 'chartType'>): HTMLTableElem
             return h(
               'td',
               { attrs: { class: 'svc-num' } },
-              h('button', { attrs: { type: 'button', class: 'svc-cell-drill' }, on: { click: () => input.onDrill(column.key, value) } }, text),
+              h(
+                'button',
+                {
+                  attrs: { type: 'button', class: 'svc-cell-drill' },
+                  on: { click: () => input.onDrill(column.key, value) },
+                },
+                text,
+              ),
             );
           }),
         ),

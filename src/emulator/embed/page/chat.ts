@@ -102,7 +102,11 @@ export function createChatModel(getPage: () => PageContext): ChatModel {
         ...(chat ? { agentId: chat.agentId } : {}),
       });
       const post = (status: 'submitted' | 'completed' | 'error') =>
-        page.messenger.post({ surface: page.surface, type: 'service:event:ai-query', payload: { query: text, status, ...ids(thread.chat?.getSnapshot().chatId) } });
+        page.messenger.post({
+          surface: page.surface,
+          type: 'service:event:ai-query',
+          payload: { query: text, status, ...ids(thread.chat?.getSnapshot().chatId) },
+        });
       post('submitted');
       if (!thread.chat) {
         // No agent on this deployment: the answer is a visible refusal, and the query an error.
@@ -116,7 +120,8 @@ export function createChatModel(getPage: () => PageContext): ChatModel {
       // The controller shows the question at once, streams the answer and never throws for it.
       await thread.chat.send(text).catch(() => undefined);
       const { status, error } = thread.chat.getSnapshot();
-      if (status === 'error') thread.error = format(page.strings.chatFailed, { message: error?.message ?? String(error) });
+      if (status === 'error')
+        thread.error = format(page.strings.chatFailed, { message: error?.message ?? String(error) });
       busy = false;
       notify();
       post(status === 'error' ? 'error' : 'completed');
@@ -131,14 +136,21 @@ function messageText(message: ChatMessage): string {
   const call = message.toolCall;
   if (!call) return '';
   const input = call.input as { queryTitle?: unknown; searchQuery?: unknown } | undefined;
-  const label = typeof input?.queryTitle === 'string' ? input.queryTitle : typeof input?.searchQuery === 'string' ? input.searchQuery : '';
+  const label =
+    typeof input?.queryTitle === 'string'
+      ? input.queryTitle
+      : typeof input?.searchQuery === 'string'
+        ? input.searchQuery
+        : '';
   return `⚙ ${call.name}${label ? `: ${label}` : ''}`;
 }
 
 /** The messages of the current thread: the questions and what the agent said and did. */
 export function visibleMessages(model: ChatModel): { role: 'user' | 'assistant'; text: string }[] {
   const messages = model.current?.chat?.getSnapshot().messages ?? [];
-  return messages.map((message) => ({ role: message.role, text: messageText(message) })).filter((message) => message.text !== '');
+  return messages
+    .map((message) => ({ role: message.role, text: messageText(message) }))
+    .filter((message) => message.text !== '');
 }
 
 /** Options of {@link renderChatPanel}. */
@@ -157,9 +169,15 @@ export interface ChatPanelOptions {
  * Renders the chat panel. It redraws its message list itself as answers stream; the input keeps
  * what the viewer typed. Returns the element and a function that detaches it from the model.
  */
-export function renderChatPanel(page: PageContext, model: ChatModel, options: ChatPanelOptions): { element: HTMLElement; dispose(): void } {
+export function renderChatPanel(
+  page: PageContext,
+  model: ChatModel,
+  options: ChatPanelOptions,
+): { element: HTMLElement; dispose(): void } {
   const { strings, switches } = page;
-  const log = h('div', { attrs: { class: 'svc-chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': strings.chatTitle } });
+  const log = h('div', {
+    attrs: { class: 'svc-chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': strings.chatTitle },
+  });
   const status = h('p', { attrs: { class: 'svc-muted', role: 'status', 'data-part': 'chat-status' } });
 
   const drawLog = (): void => {
@@ -180,7 +198,16 @@ export function renderChatPanel(page: PageContext, model: ChatModel, options: Ch
   let form: HTMLFormElement | null = null;
   if (switches.chatInput) {
     const inputId = `svc-question-${options.headingLevel}`;
-    const input = h('input', { attrs: { id: inputId, name: 'question', type: 'text', autocomplete: 'off', placeholder: strings.questionPlaceholder, 'data-focus-key': inputId } });
+    const input = h('input', {
+      attrs: {
+        id: inputId,
+        name: 'question',
+        type: 'text',
+        autocomplete: 'off',
+        placeholder: strings.questionPlaceholder,
+        'data-focus-key': inputId,
+      },
+    });
     submit = h('button', { attrs: { type: 'submit', class: 'svc-button svc-primary' } }, strings.send);
     form = h(
       'form',
@@ -202,7 +229,14 @@ export function renderChatPanel(page: PageContext, model: ChatModel, options: Ch
 
   const newChat =
     options.withHistory && switches.newChat
-      ? h('button', { attrs: { type: 'button', class: 'svc-button', 'data-part': 'new-chat', 'data-focus-key': 'new-chat' }, on: { click: () => options.onOpen?.(undefined) } }, strings.newChat)
+      ? h(
+          'button',
+          {
+            attrs: { type: 'button', class: 'svc-button', 'data-part': 'new-chat', 'data-focus-key': 'new-chat' },
+            on: { click: () => options.onOpen?.(undefined) },
+          },
+          strings.newChat,
+        )
       : null;
   const history =
     options.withHistory && switches.chatHistory
@@ -221,7 +255,15 @@ export function renderChatPanel(page: PageContext, model: ChatModel, options: Ch
                     {},
                     h(
                       'button',
-                      { attrs: { type: 'button', class: 'svc-link', 'aria-current': thread === model.current ? 'true' : undefined, disabled: !chatId }, on: { click: () => chatId && options.onOpen?.(chatId) } },
+                      {
+                        attrs: {
+                          type: 'button',
+                          class: 'svc-link',
+                          'aria-current': thread === model.current ? 'true' : undefined,
+                          disabled: !chatId,
+                        },
+                        on: { click: () => chatId && options.onOpen?.(chatId) },
+                      },
                       thread.title,
                     ),
                   );
@@ -233,9 +275,23 @@ export function renderChatPanel(page: PageContext, model: ChatModel, options: Ch
 
   const heading = h(options.headingLevel, { attrs: { class: 'svc-title' } }, strings.chatTitle);
   const close = options.onClose
-    ? h('button', { attrs: { type: 'button', class: 'svc-button', 'data-focus-key': 'close-chat' }, on: { click: () => options.onClose?.() } }, strings.closeChat)
+    ? h(
+        'button',
+        {
+          attrs: { type: 'button', class: 'svc-button', 'data-focus-key': 'close-chat' },
+          on: { click: () => options.onClose?.() },
+        },
+        strings.closeChat,
+      )
     : null;
-  const main = h('div', { attrs: { class: 'svc-chat-main' } }, h('div', { attrs: { class: 'svc-chat-header' } }, heading, newChat, close), log, status, form);
+  const main = h(
+    'div',
+    { attrs: { class: 'svc-chat-main' } },
+    h('div', { attrs: { class: 'svc-chat-header' } }, heading, newChat, close),
+    log,
+    status,
+    form,
+  );
   const element = h('div', { attrs: { class: 'svc-chat', 'data-part': 'chat' } }, history, main);
   drawLog();
   const unsubscribe = model.subscribe(drawLog);

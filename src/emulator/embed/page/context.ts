@@ -13,7 +13,6 @@ import type { EmbedStrings } from '../strings';
 import type { Formatter } from './format';
 import type { Messenger } from './messaging';
 
-
 /** A widget query's state in the page's cache. */
 export type QueryState =
   | { status: 'loading'; key: string }

@@ -64,7 +64,9 @@ function csvCell(value: unknown): string {
 /** Member names of a result's columns, in the query's order. */
 function columnsOf(query: LoadQuery): string[] {
   return [
-    ...(query.timeDimensions ?? []).filter((dimension) => dimension.granularity).map((dimension) => `${dimension.dimension}.${dimension.granularity}`),
+    ...(query.timeDimensions ?? [])
+      .filter((dimension) => dimension.granularity)
+      .map((dimension) => `${dimension.dimension}.${dimension.granularity}`),
     ...(query.dimensions ?? []),
     ...(query.measures ?? []),
   ];
@@ -72,12 +74,20 @@ function columnsOf(query: LoadQuery): string[] {
 
 function toCsv(query: LoadQuery, result: LoadResponse): string {
   const columns = columnsOf(query);
-  const lines = [columns.map(csvCell).join(','), ...result.data.map((row) => columns.map((column) => csvCell(row[column])).join(','))];
+  const lines = [
+    columns.map(csvCell).join(','),
+    ...result.data.map((row) => columns.map((column) => csvCell(row[column])).join(',')),
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }
 
 function fileName(title: string): string {
-  return `${title.replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase() || 'export'}.csv`;
+  return `${
+    title
+      .replace(/[^\w-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase() || 'export'
+  }.csv`;
 }
 
 /** Saves `text` as a file through the browser's download. */
@@ -97,7 +107,10 @@ function filterWidget(page: PageContext, widget: DashboardWidget): HTMLElement {
   const member = String(widget.config?.['member'] ?? '');
   const options = Array.isArray(widget.config?.['options']) ? (widget.config['options'] as unknown[]).map(String) : [];
   const current = page.filters.get(member);
-  const selected = current && (current.operator === undefined || current.operator === 'equals') && !Array.isArray(current.value) ? String(current.value) : '';
+  const selected =
+    current && (current.operator === undefined || current.operator === 'equals') && !Array.isArray(current.value)
+      ? String(current.value)
+      : '';
   const id = `svc-filter-${widget.id}`;
   const select = h(
     'select',
@@ -113,17 +126,27 @@ function filterWidget(page: PageContext, widget: DashboardWidget): HTMLElement {
     h('option', { attrs: { value: '', selected: selected === '' } }, page.strings.all),
     ...options.map((option) => h('option', { attrs: { value: option, selected: selected === option } }, option)),
   );
-  return h('div', { attrs: { class: 'svc-field' } }, h('label', { attrs: { for: id } }, format(page.strings.filterLabel, { title: widgetTitle(widget) })), select);
+  return h(
+    'div',
+    { attrs: { class: 'svc-field' } },
+    h('label', { attrs: { for: id } }, format(page.strings.filterLabel, { title: widgetTitle(widget) })),
+    select,
+  );
 }
 
 function timeGrainWidget(page: PageContext, widget: DashboardWidget): HTMLElement {
   const member = String(widget.config?.['member'] ?? '');
-  const options = Array.isArray(widget.config?.['options']) ? (widget.config['options'] as unknown[]).map(String) : DEFAULT_GRAINS;
+  const options = Array.isArray(widget.config?.['options'])
+    ? (widget.config['options'] as unknown[]).map(String)
+    : DEFAULT_GRAINS;
   const id = `svc-grain-${widget.id}`;
   const current = page.timeGrains.get(member) ?? String(widget.config?.['default'] ?? '');
   const select = h(
     'select',
-    { attrs: { id, 'data-focus-key': id }, on: { change: (event) => page.setTimeGrain(member, (event.target as HTMLSelectElement).value) } },
+    {
+      attrs: { id, 'data-focus-key': id },
+      on: { change: (event) => page.setTimeGrain(member, (event.target as HTMLSelectElement).value) },
+    },
     ...options.map((option) => h('option', { attrs: { value: option, selected: option === current } }, option)),
   );
   return h('div', { attrs: { class: 'svc-field' } }, h('label', { attrs: { for: id } }, widgetTitle(widget)), select);
@@ -137,7 +160,12 @@ interface WidgetParts {
 }
 
 /** Fills a chart widget's body from its query state; called again when the query settles. */
-function fillChart(parts: WidgetParts, section: HTMLElement, body: HTMLElement, download: HTMLButtonElement | undefined): void {
+function fillChart(
+  parts: WidgetParts,
+  section: HTMLElement,
+  body: HTMLElement,
+  download: HTMLButtonElement | undefined,
+): void {
   const { page, widget, detail } = parts;
   const query = widgetQuery(widget);
   if (!query) {
@@ -157,7 +185,10 @@ function fillChart(parts: WidgetParts, section: HTMLElement, body: HTMLElement, 
   }
   if (state.status === 'error') {
     delete section.dataset['rows'];
-    replaceChildren(body, h('p', { attrs: { role: 'alert', class: 'svc-error-text' } }, `${page.strings.failedToLoad}: ${state.message}`));
+    replaceChildren(
+      body,
+      h('p', { attrs: { role: 'alert', class: 'svc-error-text' } }, `${page.strings.failedToLoad}: ${state.message}`),
+    );
     return;
   }
   section.dataset['rows'] = String(state.result.data.length);
@@ -169,12 +200,25 @@ function fillChart(parts: WidgetParts, section: HTMLElement, body: HTMLElement, 
       payload: value === undefined ? { member, widgetId: widget.id } : { member, value, widgetId: widget.id },
     });
   };
-  const chart = renderChart({ chartType: chartType(widget), title, query, result: state.result, format: page.format, onDrill });
-  const rows = h('p', { attrs: { class: 'svc-muted svc-rows' } }, format(page.strings.rows, { count: page.format.number(state.result.data.length) }));
+  const chart = renderChart({
+    chartType: chartType(widget),
+    title,
+    query,
+    result: state.result,
+    format: page.format,
+    onDrill,
+  });
+  const rows = h(
+    'p',
+    { attrs: { class: 'svc-muted svc-rows' } },
+    format(page.strings.rows, { count: page.format.number(state.result.data.length) }),
+  );
   replaceChildren(
     body,
     chart,
-    detail && chart.tagName.toLowerCase() !== 'table' ? resultTable({ title, query, result: state.result, format: page.format, onDrill }) : null,
+    detail && chart.tagName.toLowerCase() !== 'table'
+      ? resultTable({ title, query, result: state.result, format: page.format, onDrill })
+      : null,
     detail ? rows : null,
   );
 }
@@ -226,7 +270,12 @@ function widgetSection(parts: WidgetParts): HTMLElement {
         h(
           'button',
           {
-            attrs: { type: 'button', class: 'svc-link', 'aria-label': `${page.strings.details}: ${title}`, 'data-focus-key': `details-${widget.id}` },
+            attrs: {
+              type: 'button',
+              class: 'svc-link',
+              'aria-label': `${page.strings.details}: ${title}`,
+              'data-focus-key': `details-${widget.id}`,
+            },
             on: { click: () => page.navigate(`${basePath}/widgets/${encodeURIComponent(widget.id)}`) },
           },
           page.strings.details,
@@ -238,7 +287,13 @@ function widgetSection(parts: WidgetParts): HTMLElement {
       download = h(
         'button',
         {
-          attrs: { type: 'button', class: 'svc-button', 'aria-label': `${page.strings.downloadCsv}: ${title}`, 'data-action': 'download-csv', 'data-focus-key': `csv-${widget.id}` },
+          attrs: {
+            type: 'button',
+            class: 'svc-button',
+            'aria-label': `${page.strings.downloadCsv}: ${title}`,
+            'data-action': 'download-csv',
+            'data-focus-key': `csv-${widget.id}`,
+          },
           on: {
             click: () => {
               const query = widgetQuery(widget);
@@ -248,7 +303,13 @@ function widgetSection(parts: WidgetParts): HTMLElement {
               page.messenger.post({
                 surface: page.surface,
                 type: 'service:event:download',
-                payload: { format: 'csv', target: 'widget', widgetId: widget.id, title, rowCount: state.result.data.length },
+                payload: {
+                  format: 'csv',
+                  target: 'widget',
+                  widgetId: widget.id,
+                  title,
+                  rowCount: state.result.data.length,
+                },
               });
             },
           },
@@ -285,31 +346,75 @@ function exportMenu(page: PageContext, dashboard: PageDashboard): HTMLElement | 
       rowCount += state.result.data.length;
     }
     saveFile(fileName(dashboard.title), parts.join('\r\n'));
-    page.messenger.post({ surface: page.surface, type: 'service:event:download', payload: { format: 'csv', target: 'dashboard', title: dashboard.title, rowCount } });
+    page.messenger.post({
+      surface: page.surface,
+      type: 'service:event:download',
+      payload: { format: 'csv', target: 'dashboard', title: dashboard.title, rowCount },
+    });
   };
   return h(
     'details',
     { attrs: { class: 'svc-menu', 'data-part': 'export-menu' } },
     h('summary', { attrs: { class: 'svc-button' } }, page.strings.exportMenu),
-    h('div', { attrs: { class: 'svc-menu-items', role: 'group', 'aria-label': page.strings.exportMenu } }, h('button', { attrs: { type: 'button', class: 'svc-button', 'data-action': 'export-dashboard-csv' }, on: { click: exportAll } }, page.strings.exportDashboardCsv)),
+    h(
+      'div',
+      { attrs: { class: 'svc-menu-items', role: 'group', 'aria-label': page.strings.exportMenu } },
+      h(
+        'button',
+        {
+          attrs: { type: 'button', class: 'svc-button', 'data-action': 'export-dashboard-csv' },
+          on: { click: exportAll },
+        },
+        page.strings.exportDashboardCsv,
+      ),
+    ),
   );
 }
 
 function header(page: PageContext, dashboard: PageDashboard, detail: boolean): HTMLElement {
-  const refreshed = page.refreshedAt === null ? page.strings.neverRefreshed : format(page.strings.lastRefreshed, { time: page.format.moment(page.refreshedAt) });
+  const refreshed =
+    page.refreshedAt === null
+      ? page.strings.neverRefreshed
+      : format(page.strings.lastRefreshed, { time: page.format.moment(page.refreshedAt) });
   const showTitle = page.switches.header && page.switches.title && !detail;
-  const heading = detail ? null : h('h1', { attrs: { class: showTitle ? 'svc-title' : 'svc-visually-hidden', 'data-part': 'title' } }, dashboard.title);
+  const heading = detail
+    ? null
+    : h(
+        'h1',
+        { attrs: { class: showTitle ? 'svc-title' : 'svc-visually-hidden', 'data-part': 'title' } },
+        dashboard.title,
+      );
   if (!page.switches.header) return h('div', { attrs: { class: 'svc-visually-hidden' } }, heading);
   return h(
     'header',
     { attrs: { class: 'svc-dashboard-header', 'data-part': 'header' } },
-    h('div', { attrs: { class: 'svc-heading' } }, heading, dashboard.description && !detail ? h('p', { attrs: { class: 'svc-muted' } }, dashboard.description) : null),
+    h(
+      'div',
+      { attrs: { class: 'svc-heading' } },
+      heading,
+      dashboard.description && !detail ? h('p', { attrs: { class: 'svc-muted' } }, dashboard.description) : null,
+    ),
     h(
       'div',
       { attrs: { class: 'svc-toolbar' } },
-      h('p', { attrs: { class: 'svc-muted', 'data-part': 'refreshed', 'data-refresh-count': page.refreshCount } }, refreshed),
-      h('p', { attrs: { class: 'svc-muted', 'data-part': 'timezone' } }, format(page.strings.timeZone, { timezone: page.timezone })),
-      h('button', { attrs: { type: 'button', class: 'svc-button', 'data-action': 'refresh', 'data-focus-key': 'refresh' }, on: { click: () => page.refresh() } }, page.strings.refresh),
+      h(
+        'p',
+        { attrs: { class: 'svc-muted', 'data-part': 'refreshed', 'data-refresh-count': page.refreshCount } },
+        refreshed,
+      ),
+      h(
+        'p',
+        { attrs: { class: 'svc-muted', 'data-part': 'timezone' } },
+        format(page.strings.timeZone, { timezone: page.timezone }),
+      ),
+      h(
+        'button',
+        {
+          attrs: { type: 'button', class: 'svc-button', 'data-action': 'refresh', 'data-focus-key': 'refresh' },
+          on: { click: () => page.refresh() },
+        },
+        page.strings.refresh,
+      ),
       exportMenu(page, dashboard),
     ),
   );
@@ -322,7 +427,18 @@ export function renderDashboard(page: PageContext, options: DashboardViewOptions
   if (widgetId !== undefined) {
     const widget = dashboard.widgets.find((candidate) => candidate.id === widgetId);
     root.append(
-      h('nav', { attrs: { class: 'svc-breadcrumbs', 'aria-label': dashboard.title } }, h('button', { attrs: { type: 'button', class: 'svc-link', 'data-focus-key': 'back' }, on: { click: () => page.navigate(basePath) } }, `← ${page.strings.backToDashboard}`)),
+      h(
+        'nav',
+        { attrs: { class: 'svc-breadcrumbs', 'aria-label': dashboard.title } },
+        h(
+          'button',
+          {
+            attrs: { type: 'button', class: 'svc-link', 'data-focus-key': 'back' },
+            on: { click: () => page.navigate(basePath) },
+          },
+          `← ${page.strings.backToDashboard}`,
+        ),
+      ),
       header(page, dashboard, true),
       widget ? widgetSection({ page, widget, detail: true, basePath }) : h('p', {}, page.strings.noData),
     );
@@ -333,7 +449,13 @@ export function renderDashboard(page: PageContext, options: DashboardViewOptions
     root.append(h('p', { attrs: { class: 'svc-notice' } }, page.strings.appDashboardNotice));
     return root;
   }
-  root.append(h('div', { attrs: { class: 'svc-grid' } }, ...dashboard.widgets.map((widget) => widgetSection({ page, widget, detail: false, basePath }))));
+  root.append(
+    h(
+      'div',
+      { attrs: { class: 'svc-grid' } },
+      ...dashboard.widgets.map((widget) => widgetSection({ page, widget, detail: false, basePath })),
+    ),
+  );
   return root;
 }
 

@@ -59,5 +59,9 @@ export function s<K extends keyof SVGElementTagNameMap>(
 
 /** Replaces every child of `parent`. */
 export function replaceChildren(parent: Element, ...children: Child[]): void {
-  parent.replaceChildren(...children.filter((child): child is Node | string | number => child !== null && child !== undefined && child !== false).map((child) => (typeof child === 'number' ? String(child) : child)));
+  parent.replaceChildren(
+    ...children
+      .filter((child): child is Node | string | number => child !== null && child !== undefined && child !== false)
+      .map((child) => (typeof child === 'number' ? String(child) : child)),
+  );
 }

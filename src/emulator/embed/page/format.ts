@@ -45,7 +45,12 @@ export function createFormatter(locale: string, timezone: string): Formatter {
     return format;
   };
   const compactPlain = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
-  const compactCurrency = new Intl.NumberFormat(locale, { notation: 'compact', style: 'currency', currency: 'USD', maximumFractionDigits: 1 });
+  const compactCurrency = new Intl.NumberFormat(locale, {
+    notation: 'compact',
+    style: 'currency',
+    currency: 'USD',
+    maximumFractionDigits: 1,
+  });
   const number = (value: number, format?: unknown): string => (format === 'currency' ? currency : plain).format(value);
   return {
     locale,

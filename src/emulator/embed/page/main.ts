@@ -15,12 +15,7 @@
  */
 import { createDataClient } from '../../../core/data-client';
 import { ServiceAuthError } from '../../../core/errors';
-import {
-  isTimeZone,
-  resolveLocale,
-  type EmbedAction,
-  type SupportedLocale,
-} from '../../../core/protocol/embed';
+import { isTimeZone, resolveLocale, type EmbedAction, type SupportedLocale } from '../../../core/protocol/embed';
 import {
   CONFIG_ELEMENT_ID,
   ECHO_PARAMETER,
@@ -94,14 +89,16 @@ function readState(sources: StateSources, seq: number, reason: string): EmbedPag
   };
   probe.remove();
   const heading = [...document.querySelectorAll('h1')].find((element) => isVisible(element));
-  const widgets: EmbedPageWidgetState[] = [...document.querySelectorAll<HTMLElement>('[data-widget-id]')].map((element) => ({
-    id: element.dataset['widgetId'] ?? '',
-    type: element.dataset['widgetType'] ?? '',
-    title: element.dataset['title'] ?? '',
-    status: (element.dataset['status'] ?? 'loading') as EmbedPageWidgetState['status'],
-    ...(element.dataset['rows'] !== undefined ? { rowCount: Number(element.dataset['rows']) } : {}),
-    exportable: element.querySelector('[data-action="download-csv"]') !== null,
-  }));
+  const widgets: EmbedPageWidgetState[] = [...document.querySelectorAll<HTMLElement>('[data-widget-id]')].map(
+    (element) => ({
+      id: element.dataset['widgetId'] ?? '',
+      type: element.dataset['widgetType'] ?? '',
+      title: element.dataset['title'] ?? '',
+      status: (element.dataset['status'] ?? 'loading') as EmbedPageWidgetState['status'],
+      ...(element.dataset['rows'] !== undefined ? { rowCount: Number(element.dataset['rows']) } : {}),
+      exportable: element.querySelector('[data-action="download-csv"]') !== null,
+    }),
+  );
   const part = (name: string): boolean => isVisible(document.querySelector(`[data-part="${name}"]`));
   return {
     seq,
@@ -130,7 +127,9 @@ function readState(sources: StateSources, seq: number, reason: string): EmbedPag
       chatHistory: part('chat-history'),
       chatLauncher: part('chat-launcher'),
     },
-    buttons: [...document.querySelectorAll('button, summary')].filter(isVisible).map((element) => (element.getAttribute('aria-label') ?? element.textContent ?? '').trim()),
+    buttons: [...document.querySelectorAll('button, summary')]
+      .filter(isVisible)
+      .map((element) => (element.getAttribute('aria-label') ?? element.textContent ?? '').trim()),
     chatMessages: sources.chatMessages,
   };
 }
@@ -140,7 +139,8 @@ function start(): void {
   const params = new URLSearchParams(location.search);
   const echo = params.get(ECHO_PARAMETER) === '1';
   const messenger = createMessenger(config.surface);
-  const root = document.getElementById('svc-root') ?? document.body.appendChild(h('main', { attrs: { id: 'svc-root' } }));
+  const root =
+    document.getElementById('svc-root') ?? document.body.appendChild(h('main', { attrs: { id: 'svc-root' } }));
   const mountedAt = performance.now();
 
   let seq = 0;
@@ -167,10 +167,32 @@ function start(): void {
     const { message, display, context, name } = config.error;
     // The server already put the error on screen; the script only makes sure of it.
     if (!root.querySelector('[data-part="error"]')) {
-      replaceChildren(root, h('div', { attrs: { role: 'alert', class: 'svc-error', 'data-part': 'error' } }, h('h1', { attrs: { class: 'svc-title' } }, stringsFor(locale).errorTitle), h('p', {}, display)));
+      replaceChildren(
+        root,
+        h(
+          'div',
+          { attrs: { role: 'alert', class: 'svc-error', 'data-part': 'error' } },
+          h('h1', { attrs: { class: 'svc-title' } }, stringsFor(locale).errorTitle),
+          h('p', {}, display),
+        ),
+      );
     }
-    sources = () => ({ theme, locale, timezone, path: '', filters: new Map(), timeGrains: new Map(), refreshCount: 0, queryRuns: 0, chatMessages: [] });
-    messenger.post({ surface: config.surface, type: 'service:event:error', payload: { message, name, context, fatal: true } });
+    sources = () => ({
+      theme,
+      locale,
+      timezone,
+      path: '',
+      filters: new Map(),
+      timeGrains: new Map(),
+      refreshCount: 0,
+      queryRuns: 0,
+      chatMessages: [],
+    });
+    messenger.post({
+      surface: config.surface,
+      type: 'service:event:error',
+      payload: { message, name, context, fatal: true },
+    });
     changed('mount');
     return;
   }
@@ -254,7 +276,12 @@ function start(): void {
       const key = JSON.stringify(effective);
       let entry = cache.get(widgetId);
       if (!entry || entry.key !== key || entry.generation !== generation) {
-        const current = { key, generation, state: { status: 'loading', key } as QueryState, listeners: new Set<() => void>() };
+        const current = {
+          key,
+          generation,
+          state: { status: 'loading', key } as QueryState,
+          listeners: new Set<() => void>(),
+        };
         cache.set(widgetId, current);
         entry = current;
         pending += 1;
@@ -275,7 +302,12 @@ function start(): void {
               messenger.post({
                 surface: config.surface,
                 type: 'service:event:error',
-                payload: { message: `${stringsFor('en-US').failedToLoad}: ${message}`, name: error instanceof Error ? error.name : 'Error', context: 'embed-render', fatal: false },
+                payload: {
+                  message: `${stringsFor('en-US').failedToLoad}: ${message}`,
+                  name: error instanceof Error ? error.name : 'Error',
+                  context: 'embed-render',
+                  fatal: false,
+                },
               });
             },
           )
@@ -320,7 +352,9 @@ function start(): void {
     disposeView = dispose;
     replaceChildren(
       root,
-      framedWithoutOrigin ? h('p', { attrs: { role: 'status', class: 'svc-notice' } }, page.strings.noParentOrigin) : null,
+      framedWithoutOrigin
+        ? h('p', { attrs: { role: 'status', class: 'svc-notice' } }, page.strings.noParentOrigin)
+        : null,
       element,
     );
     document.title = view.title;
@@ -331,7 +365,12 @@ function start(): void {
     messenger.post({
       surface: config.surface,
       type: 'service:event:view',
-      payload: { surface: config.surface, path: current.path, title: current.title, ...(current.publicId ? { publicId: current.publicId } : {}) },
+      payload: {
+        surface: config.surface,
+        path: current.path,
+        title: current.title,
+        ...(current.publicId ? { publicId: current.publicId } : {}),
+      },
     });
   }
 
@@ -339,7 +378,11 @@ function start(): void {
   function go(path: string, cause: string): boolean {
     const next = resolveView(page, deps, path);
     if (!next) {
-      messenger.post({ surface: config.surface, type: 'service:event:error', payload: { message: format(stringsFor('en-US').unknownPath, { path }), context: 'navigate', fatal: false } });
+      messenger.post({
+        surface: config.surface,
+        type: 'service:event:error',
+        payload: { message: format(stringsFor('en-US').unknownPath, { path }), context: 'navigate', fatal: false },
+      });
       changed(`${cause}:unknown-path`);
       return false;
     }
@@ -350,7 +393,11 @@ function start(): void {
     navigating = false;
     chatOpen = false;
     render();
-    messenger.post({ surface: config.surface, type: 'service:event:navigate', payload: previousPath === undefined ? { path: next.path } : { path: next.path, previousPath } });
+    messenger.post({
+      surface: config.surface,
+      type: 'service:event:navigate',
+      payload: previousPath === undefined ? { path: next.path } : { path: next.path, previousPath },
+    });
     postView(next);
     changed(cause === 'viewer' ? 'navigate' : cause);
     return true;
@@ -360,7 +407,9 @@ function start(): void {
   // and the chat surface's paths follow; message text updates itself inside the panel.
   let threadSignature = '';
   chat.subscribe(() => {
-    const signature = chat.threads.map((thread) => chat.chatIdOf(thread) ?? '?').join(',') + `|${chat.threads.indexOf(chat.current!)}|${chat.busy}`;
+    const signature =
+      chat.threads.map((thread) => chat.chatIdOf(thread) ?? '?').join(',') +
+      `|${chat.threads.indexOf(chat.current!)}|${chat.busy}`;
     if (signature === threadSignature || navigating) return;
     threadSignature = signature;
     render();
@@ -419,7 +468,13 @@ function start(): void {
   });
 
   // Mount: the first view, then `ready` (authenticated and mounted, before data), then `view`.
-  const first = resolveView(page, deps, config.surface === 'dashboard' && config.dashboard ? `/dashboard/${encodeURIComponent(config.dashboard.publicId)}` : '/');
+  const first = resolveView(
+    page,
+    deps,
+    config.surface === 'dashboard' && config.dashboard
+      ? `/dashboard/${encodeURIComponent(config.dashboard.publicId)}`
+      : '/',
+  );
   if (!first) return;
   view = first;
   first.enter?.();
@@ -449,7 +504,11 @@ function start(): void {
         messenger.post({
           surface: 'dashboard',
           type: 'service:event:dashboard-loaded',
-          payload: { publicId: dashboard.publicId, widgetCount, loadDurationMs: Math.round(performance.now() - mountedAt) },
+          payload: {
+            publicId: dashboard.publicId,
+            widgetCount,
+            loadDurationMs: Math.round(performance.now() - mountedAt),
+          },
         });
       };
       // After the browser has drawn the last widget; the timer covers a hidden iframe, where

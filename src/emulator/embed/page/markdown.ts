@@ -20,7 +20,10 @@ function inline(text: string): Child[] {
 /** Renders `text` into a `div` of blocks. */
 export function renderMarkdown(text: string, className: string): HTMLElement {
   const root = h('div', { attrs: { class: className } });
-  for (const block of text.split(/\n\s*\n/).map((part) => part.trim()).filter(Boolean)) {
+  for (const block of text
+    .split(/\n\s*\n/)
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const lines = block.split('\n').map((line) => line.trim());
     if (lines.every((line) => /^[-*]\s+/.test(line))) {
       root.append(h('ul', {}, ...lines.map((line) => h('li', {}, ...inline(line.replace(/^[-*]\s+/, ''))))));

@@ -76,7 +76,12 @@ export function createMessenger(surface: Surface): Messenger {
         if (result.kind === 'known') listener(result.message);
         // Unknown actions are ignored, so a newer host never breaks this page (6.3); invalid ones of
         // this protocol are worth a word to whoever debugs the host.
-        else if (result.kind === 'invalid' && typeof event.data === 'object' && event.data !== null && (event.data as { source?: unknown }).source === EMBED_SOURCE) {
+        else if (
+          result.kind === 'invalid' &&
+          typeof event.data === 'object' &&
+          event.data !== null &&
+          (event.data as { source?: unknown }).source === EMBED_SOURCE
+        ) {
           console.warn('[service-emulator] ignored an invalid action:', result.problems.join('; '));
         }
       });

@@ -55,7 +55,12 @@ export function createTheme(initialTheme: EmbedTheme, onChange: () => void): The
       root.style.removeProperty(name);
       return;
     }
-    const text = typeof value === 'number' && property === 'border-radius' ? `${value}px` : typeof value === 'string' ? value.trim() : '';
+    const text =
+      typeof value === 'number' && property === 'border-radius'
+        ? `${value}px`
+        : typeof value === 'string'
+          ? value.trim()
+          : '';
     // A value the browser would not accept keeps what was there, rather than blanking the page.
     if (text && supported(property, text)) root.style.setProperty(name, text);
     else console.warn(`[service-emulator] ignored theme value ${JSON.stringify(value)} for ${property}`);
@@ -76,7 +81,8 @@ export function createTheme(initialTheme: EmbedTheme, onChange: () => void): The
     const light = luminance(getComputedStyle(probe).color);
     probe.remove();
     if (light === undefined) root.style.removeProperty('--svc-on-primary');
-    else root.style.setProperty('--svc-on-primary', (light + 0.05) / 0.05 > 1.05 / (light + 0.05) ? '#000000' : '#ffffff');
+    else
+      root.style.setProperty('--svc-on-primary', (light + 0.05) / 0.05 > 1.05 / (light + 0.05) ? '#000000' : '#ffffff');
   };
 
   const applyScheme = (): void => {

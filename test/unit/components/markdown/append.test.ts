@@ -21,7 +21,9 @@ function bare(node: MdastNodes): unknown {
  */
 function offsets(node: MdastNodes, into: string[] = []): string[] {
   const { start, end } = node.position ?? {};
-  into.push(`${node.type}:${start?.offset}:${start?.line}:${start?.column}${'children' in node ? '' : `-${end?.offset}:${end?.line}:${end?.column}`}`);
+  into.push(
+    `${node.type}:${start?.offset}:${start?.line}:${start?.column}${'children' in node ? '' : `-${end?.offset}:${end?.line}:${end?.column}`}`,
+  );
   if ('children' in node) for (const child of node.children) offsets(child, into);
   return into;
 }
@@ -43,7 +45,17 @@ const lists = fc
   .array(
     fc.tuple(
       fc.constantFrom('- ', '* ', '1. ', '2) ', '- [ ] ', '  - ', '    ', ''),
-      fc.constantFrom('item', 'more words here', '**bold** and `code`', '[link](https://x.io)', '- - -', '---', '2. two', '[r]: https://r.io', ''),
+      fc.constantFrom(
+        'item',
+        'more words here',
+        '**bold** and `code`',
+        '[link](https://x.io)',
+        '- - -',
+        '---',
+        '2. two',
+        '[r]: https://r.io',
+        '',
+      ),
       fc.constantFrom('\n', '\n\n', ' ', ''),
     ),
     { maxLength: 8 },
@@ -53,7 +65,25 @@ const lists = fc
 const paragraphs = fc
   .array(
     fc.constantFrom(
-      ...['word', ' ', 'more words', '.', ',', '**', '*', '_', '~~', '`', '[', '](https://x.io)', '\n', '\n\n', '1.', '# ', '- '],
+      ...[
+        'word',
+        ' ',
+        'more words',
+        '.',
+        ',',
+        '**',
+        '*',
+        '_',
+        '~~',
+        '`',
+        '[',
+        '](https://x.io)',
+        '\n',
+        '\n\n',
+        '1.',
+        '# ',
+        '- ',
+      ],
       ...['www', '@', 'a.b', '\\', '&amp', '2 * 3', 'snake_case', '<', '>', '|', ']: https://r.io', '    ', '***'],
     ),
     { maxLength: 40 },
@@ -63,7 +93,8 @@ const paragraphs = fc
 describe('parseExtending builds the tree a fresh parse builds', () => {
   it('for paragraphs with emphasis, code and links', () => {
     // Every cut, then every other: shortcuts are taken from one prefix to the next.
-    const every = (text: string, step: number) => Array.from({ length: Math.ceil(text.length / step) }, (_, index) => index * step);
+    const every = (text: string, step: number) =>
+      Array.from({ length: Math.ceil(text.length / step) }, (_, index) => index * step);
     fc.assert(
       fc.property(paragraphs, (text) => {
         check(text, every(text, 1));
@@ -74,25 +105,41 @@ describe('parseExtending builds the tree a fresh parse builds', () => {
   }, 120_000);
 
   it('for lists growing item by item', () => {
-    fc.assert(fc.property(lists, fc.array(fc.nat(), { maxLength: 30 }), (text, cuts) => check(text, cuts)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(lists, fc.array(fc.nat(), { maxLength: 30 }), (text, cuts) => check(text, cuts)),
+      { numRuns: RUNS },
+    );
   }, 120_000);
 
   it('for fenced code growing line by line', () => {
     const code = fc
       .tuple(
         fc.constantFrom('```sql\n', '~~~\n', ' ```\n', '  ~~~\n', '````\n', '- ```\n'),
-        fc.array(fc.constantFrom('SELECT 1', '\n', '  indented', '```', '~~~', '``', ' ', '\t', 'x`y', '\n\n', '    '), { maxLength: 12 }),
+        fc.array(
+          fc.constantFrom('SELECT 1', '\n', '  indented', '```', '~~~', '``', ' ', '\t', 'x`y', '\n\n', '    '),
+          { maxLength: 12 },
+        ),
       )
       .map(([fence, parts]) => fence + parts.join(''));
-    fc.assert(fc.property(code, fc.array(fc.nat(), { maxLength: 20 }), (text, cuts) => check(text, cuts)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(code, fc.array(fc.nat(), { maxLength: 20 }), (text, cuts) => check(text, cuts)),
+      { numRuns: RUNS },
+    );
   }, 120_000);
 
   it('for the tricky documents, one character at a time', () => {
-    for (const text of TRICKY_MARKDOWN) check(text, Array.from({ length: text.length }, (_, index) => index));
+    for (const text of TRICKY_MARKDOWN)
+      check(
+        text,
+        Array.from({ length: text.length }, (_, index) => index),
+      );
   }, 120_000);
 
   it('for a generated answer in small deltas', () => {
     const text = generateAnswer(3_000, 5);
-    check(text, Array.from({ length: 600 }, (_, index) => index * 5 + (index % 3)));
+    check(
+      text,
+      Array.from({ length: 600 }, (_, index) => index * 5 + (index % 3)),
+    );
   }, 120_000);
 });

@@ -15,7 +15,12 @@ afterEach(cleanup);
 /** Runs per property; raise it (`MARKDOWN_PROPERTY_RUNS=2000`) to search harder. */
 const RUNS = Number(process.env.MARKDOWN_PROPERTY_RUNS ?? 200);
 
-const OPTIONS = { components: undefined, allowedImageOrigins: ['https://img.example'], imageLabel: 'Image', taskLabel: 'Done' };
+const OPTIONS = {
+  components: undefined,
+  allowedImageOrigins: ['https://img.example'],
+  imageLabel: 'Image',
+  taskLabel: 'Done',
+};
 
 /** The whole text parsed and rendered in one go: what the streamed result must equal. */
 function Whole({ text }: { text: string }): ReactNode {
@@ -63,10 +68,13 @@ const documents = fc.oneof(
 );
 
 describe('StreamingMarkdown: the streamed result equals a whole-text render', () => {
-  it.each(TRICKY_MARKDOWN.map((text, index) => [index, text] as const))('document %i, one character at a time', (_, text) => {
-    const every = Array.from({ length: text.length }, (__, index) => index);
-    expect(streamedHtml(text, every)).toBe(wholeHtml(text));
-  });
+  it.each(TRICKY_MARKDOWN.map((text, index) => [index, text] as const))(
+    'document %i, one character at a time',
+    (_, text) => {
+      const every = Array.from({ length: text.length }, (__, index) => index);
+      expect(streamedHtml(text, every)).toBe(wholeHtml(text));
+    },
+  );
 
   it('for random documents cut at random points', () => {
     fc.assert(
@@ -79,15 +87,41 @@ describe('StreamingMarkdown: the streamed result equals a whole-text render', ()
 
   it('for random text from markdown punctuation', () => {
     const alphabet = fc.constantFrom(
-      ...['a', 'b', ' ', '\n', '\n\n', '*', '_', '`', '```', '~', '#', '>', '-', '1.', '|', '[', ']', '(', ')', ':', '='],
+      ...[
+        'a',
+        'b',
+        ' ',
+        '\n',
+        '\n\n',
+        '*',
+        '_',
+        '`',
+        '```',
+        '~',
+        '#',
+        '>',
+        '-',
+        '1.',
+        '|',
+        '[',
+        ']',
+        '(',
+        ')',
+        ':',
+        '=',
+      ],
       ...['    ', '- ', '\n- ', '> ', '\n---\n', '| - |', '[r]', '![i](https://img.example/a.png)', 'https://x.io'],
       '[r]: https://r.io\n',
       ...['[^1]', '[^x]', '\n[^1]: note\n', '\n\n[^x]: other note[^1]\n', '[^'],
     );
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 60 }).map((parts) => parts.join('')), fc.array(fc.nat(), { maxLength: 20 }), (text, cuts) => {
-        expect(streamedHtml(text, cuts)).toBe(wholeHtml(text));
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 60 }).map((parts) => parts.join('')),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (text, cuts) => {
+          expect(streamedHtml(text, cuts)).toBe(wholeHtml(text));
+        },
+      ),
       { numRuns: RUNS },
     );
   }, 120_000);
@@ -140,7 +174,8 @@ function normalize(html: string): string {
     box.removeAttribute('aria-label');
   }
   for (const image of template.content.querySelectorAll('img')) {
-    if (!image.getAttribute('src')?.startsWith('https://img.example/')) image.replaceWith(image.getAttribute('alt') ?? '');
+    if (!image.getAttribute('src')?.startsWith('https://img.example/'))
+      image.replaceWith(image.getAttribute('alt') ?? '');
   }
   return template.innerHTML.replace(/>\n+</g, '><');
 }
@@ -151,6 +186,11 @@ describe('StreamingMarkdown: counterexamples the properties found', () => {
   it.each(['    a\n- \n\n', '    a\n\n- \n', '    a\n\n-\n', '\tcode\n\n* \n\ntext'])('%j', (text) => {
     const whole = wholeHtml(text);
     for (let cut = 0; cut <= text.length; cut += 1) expect(streamedHtml(text, [cut])).toBe(whole);
-    expect(streamedHtml(text, [...text].map((_, index) => index))).toBe(whole);
+    expect(
+      streamedHtml(
+        text,
+        [...text].map((_, index) => index),
+      ),
+    ).toBe(whole);
   });
 });

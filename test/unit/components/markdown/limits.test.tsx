@@ -13,7 +13,12 @@ const plainParts = (root: HTMLElement) => [...root.querySelectorAll<HTMLElement>
 
 describe('StreamingMarkdown limits: a markdown bomb renders as plain text, the rest as markdown', () => {
   it('has explicit defaults', () => {
-    expect(DEFAULT_MARKDOWN_LIMITS).toEqual({ maxLength: 1_048_576, maxBlockLength: 32_768, maxDepth: 32, maxMarkers: 2_000 });
+    expect(DEFAULT_MARKDOWN_LIMITS).toEqual({
+      maxLength: 1_048_576,
+      maxBlockLength: 32_768,
+      maxDepth: 32,
+      maxMarkers: 2_000,
+    });
   });
 
   it('10,000 nested quotes', () => {
@@ -89,11 +94,18 @@ describe('StreamingMarkdown limits: a markdown bomb renders as plain text, the r
   it('a stream that grows past the limits keeps rendering, and ends as a whole-text render does', () => {
     const text = 'Intro\n\n' + '> '.repeat(500) + 'x\n\n' + 'word '.repeat(20_000) + '\n\n**Outro**';
     const { container, rerender } = render(<StreamingMarkdown text="" streaming />);
-    for (let end = 0; end <= text.length; end += 997) rerender(<StreamingMarkdown text={text.slice(0, end)} streaming />);
+    for (let end = 0; end <= text.length; end += 997)
+      rerender(<StreamingMarkdown text={text.slice(0, end)} streaming />);
     rerender(<StreamingMarkdown text={text} />);
     const root = container.querySelector<HTMLElement>('[data-part="markdown"]')!;
     expect(root.querySelector('p')?.textContent).toBe('Intro');
-    expect(plainParts(root).map((part) => part.dataset.reason)).toEqual(['depth', 'length', 'length', 'length', 'length']);
+    expect(plainParts(root).map((part) => part.dataset.reason)).toEqual([
+      'depth',
+      'length',
+      'length',
+      'length',
+      'length',
+    ]);
     expect(root.querySelector('strong')?.textContent).toBe('Outro');
     const streamed = root.innerHTML;
     cleanup();

@@ -47,7 +47,9 @@ describe('StreamingMarkdown security', () => {
   });
 
   it('keeps http, https and mailto links, opening in a new tab without opener or referrer', () => {
-    const root = markdown('[a](http://a.example) [b](HTTPS://b.example/x?y=1) [c](mailto:c@example.com) <https://d.example>');
+    const root = markdown(
+      '[a](http://a.example) [b](HTTPS://b.example/x?y=1) [c](mailto:c@example.com) <https://d.example>',
+    );
     const links = [...root.querySelectorAll('a')];
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
       'http://a.example',
@@ -89,13 +91,20 @@ describe('StreamingMarkdown security', () => {
   });
 
   it('shows an image only from an allowed origin, else its alt text', () => {
-    const text = '![Revenue chart](https://img.example/chart.png "Revenue") ![Tracker](https://evil.example/pixel.gif) ![](https://evil.example/x.png)';
+    const text =
+      '![Revenue chart](https://img.example/chart.png "Revenue") ![Tracker](https://evil.example/pixel.gif) ![](https://evil.example/x.png)';
     const none = markdown(text);
     expect(none.querySelector('img')).toBeNull();
-    expect([...none.querySelectorAll('[data-part="markdown-image"]')].map((part) => part.textContent)).toEqual(['Revenue chart', 'Tracker', 'Image']);
+    expect([...none.querySelectorAll('[data-part="markdown-image"]')].map((part) => part.textContent)).toEqual([
+      'Revenue chart',
+      'Tracker',
+      'Image',
+    ]);
     cleanup();
     const allowed = markdown(text, ['https://img.example/']);
-    expect([...allowed.querySelectorAll('img')].map((image) => image.getAttribute('src'))).toEqual(['https://img.example/chart.png']);
+    expect([...allowed.querySelectorAll('img')].map((image) => image.getAttribute('src'))).toEqual([
+      'https://img.example/chart.png',
+    ]);
     expect(allowed.querySelector('img')?.getAttribute('alt')).toBe('Revenue chart');
   });
 
@@ -111,7 +120,9 @@ describe('StreamingMarkdown security', () => {
         return <span>{props.alt}</span>;
       },
     };
-    render(<StreamingMarkdown text="[x](javascript:alert(1)) ![y](https://evil.example/p.gif)" components={components} />);
+    render(
+      <StreamingMarkdown text="[x](javascript:alert(1)) ![y](https://evil.example/p.gif)" components={components} />,
+    );
     expect(seen).toEqual([undefined, undefined]);
   });
 

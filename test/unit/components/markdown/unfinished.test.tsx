@@ -73,7 +73,9 @@ describe('StreamingMarkdown while streaming: unfinished syntax never shows raw',
     expect(root.querySelector('a')).toBeNull();
     expect(root.textContent).toBe('Open');
     cleanup();
-    expect(streaming('Open https://docs.example.com and').querySelector('a')?.getAttribute('href')).toBe('https://docs.example.com');
+    expect(streaming('Open https://docs.example.com and').querySelector('a')?.getAttribute('href')).toBe(
+      'https://docs.example.com',
+    );
   });
 
   it('hides an image whose URL is still arriving', () => {
@@ -82,7 +84,13 @@ describe('StreamingMarkdown while streaming: unfinished syntax never shows raw',
   });
 
   it('shows a table from its header, before the delimiter row arrives', () => {
-    for (const text of ['| Region | Revenue |', '| Region | Rev', '| Region | Revenue |\n', '| Region | Revenue |\n| :-- ', '| Region | Revenue |\n|---|---|\n| EU | 12']) {
+    for (const text of [
+      '| Region | Revenue |',
+      '| Region | Rev',
+      '| Region | Revenue |\n',
+      '| Region | Revenue |\n| :-- ',
+      '| Region | Revenue |\n|---|---|\n| EU | 12',
+    ]) {
       const root = streaming(text);
       expect(root.querySelector('table'), text).not.toBeNull();
       expect(root.textContent, text).not.toContain('|');
@@ -99,7 +107,8 @@ describe('StreamingMarkdown while streaming: unfinished syntax never shows raw',
   });
 
   it('never shows footnote syntax raw, and numbers a reference before its definition arrives', () => {
-    const text = 'Revenue grew[^growth] in Q3.\n\nChurn fell[^churn].\n\n[^growth]: From the orders view.\n[^churn]: Monthly.\n';
+    const text =
+      'Revenue grew[^growth] in Q3.\n\nChurn fell[^churn].\n\n[^growth]: From the orders view.\n[^churn]: Monthly.\n';
     for (let end = 1; end < text.length; end++) {
       const root = streaming(text.slice(0, end));
       expect(root.textContent, JSON.stringify(text.slice(0, end))).not.toMatch(/\[\^|\^(?:g|c|$)|\]:/);
