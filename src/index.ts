@@ -37,7 +37,7 @@ export type {
   EmbedDashboardOptions,
   EmbedErrorInfo,
 } from './react/use-embed';
-export type { EmbedStatus } from './react/embed-controller';
+export type { EmbedStatus } from './core/embed-controller';
 
 // Components
 export { EmbeddedDashboard, EmbeddedApp, EmbeddedChat } from './components/embeds/embedded';

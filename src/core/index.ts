@@ -67,7 +67,13 @@ export type {
 } from './protocol/tools';
 
 // Protocol: what the browser and the host's own routes (session route, chat proxy) exchange
-export type { EmbedSessionBrowserRequest, BrowserChatRequest, HandlerErrorBody } from './protocol/host-routes';
+export type {
+  EmbedSessionBrowserRequest,
+  EmbedSessionRequest,
+  GetEmbedSession,
+  BrowserChatRequest,
+  HandlerErrorBody,
+} from './protocol/host-routes';
 
 // Protocol: embed messaging, the host's side (the embed's side is for the emulator and testing)
 export {
@@ -244,6 +250,21 @@ export type { ScheduleNotify } from './store';
 export { createEmbedChannel } from './embed-channel';
 export type { EmbedRejection, EmbedChannelOptions, EmbedChannel } from './embed-channel';
 export { tenantOrigin, buildEmbedUrl, buildFilterUrlParameter } from './embed-url';
+// Embed controller: one iframe's life (session per load, ready timeout, queue, view state,
+// renewal), which `useEmbed` and non-React hosts share
+export {
+  createEmbedController,
+  EMBED_ERROR_CODES,
+  DEFAULT_READY_TIMEOUT_MS,
+  DEFAULT_RENEW_AFTER_MS,
+} from './embed-controller';
+export type {
+  EmbedStatus,
+  EmbedSnapshot,
+  EmbedViewState,
+  EmbedControllerOptions,
+  EmbedController,
+} from './embed-controller';
 export type {
   EmbedFilterScalar,
   EmbedFilterOperator,

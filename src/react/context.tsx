@@ -10,21 +10,11 @@ import type { ChatClientOptions } from '../core/chat-client';
 import type { DataClientOptions } from '../core/data-client';
 import { tenantOrigin } from '../core/embed-url';
 import { ServiceConfigError } from '../core/errors';
-import type { EmbedSessionBrowserRequest } from '../core/protocol/host-routes';
-import type { ColorScheme, EmbedTheme, Surface } from '../core/protocol/embed';
+import type { GetEmbedSession } from '../core/protocol/host-routes';
+import type { ColorScheme, EmbedTheme } from '../core/protocol/embed';
 import { useLatest } from './use-latest';
 
-/** What an embed asks for when it needs a session: the surface it loads and which one. */
-export type EmbedSessionRequest = EmbedSessionBrowserRequest & {
-  /** The surface the session is for. */
-  surface: Surface;
-};
-
-/**
- * Fetches a new embed session id for one iframe load (sessions are single-use and must be
- * exchanged within 5 minutes). `signal` aborts when the embed unmounts or gives up waiting.
- */
-export type GetEmbedSession = (request: EmbedSessionRequest, options: { signal: AbortSignal }) => Promise<string>;
+export type { EmbedSessionRequest, GetEmbedSession } from '../core/protocol/host-routes';
 
 /** Defaults every embed inherits; each embed's own prop of the same name wins. */
 export interface EmbedDefaults {

@@ -5,6 +5,7 @@
  * @module
  */
 import { useEffect, useMemo, useState, useSyncExternalStore, type RefCallback } from 'react';
+import { VIEW_KEYS, createEmbedController, type EmbedStatus, type EmbedViewState } from '../core/embed-controller';
 import type { ChatSwitches, DashboardSwitches, EmbedFilters, EmbedTimeGrain } from '../core/embed-url';
 import type { ServiceError } from '../core/errors';
 import { isEmbedEventType } from '../core/protocol/embed';
@@ -17,17 +18,9 @@ import type {
   EmbedTheme,
 } from '../core/protocol/embed';
 import { useServiceContext } from './context';
-import { VIEW_KEYS, createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
 import { useLatest } from './use-latest';
 
-/** How long an embed waits for its session and then for `ready` before showing an error. */
-export const DEFAULT_READY_TIMEOUT_MS = 20_000;
-
-/**
- * When a page left open gets a new session: 22 hours after `ready`, ahead of the 24-hour token
- * (the service stops trusting it about an hour early).
- */
-export const DEFAULT_RENEW_AFTER_MS = 22 * 60 * 60 * 1000;
+export { DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from '../core/embed-controller';
 
 /** What `onError` receives: the embed's own `service:event:error`, or a local failure as a typed error. */
 export type EmbedErrorInfo = EmbedEventOf<'service:event:error'> | ServiceError;
@@ -196,12 +189,12 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
       const call = (name: keyof EmbedCallbacks, value?: AnyEmbedEvent | ServiceError): void =>
         (latest.current.options[name] as ((value?: unknown) => void) | undefined)?.(value);
       return {
-        // `tenantUrl`, `tenantError` and `getEmbedSession` (the rest of the provider goes unread).
+        // `surface`, `readyTimeoutMs` and `renewAfterMs`, then the provider's `tenantUrl`,
+        // `tenantError` and `getEmbedSession` (the rest of both goes unread; the callbacks below
+        // replace the user's).
+        ...current,
         ...provider,
-        surface: current.surface,
         url: currentUrl,
-        readyTimeoutMs: current.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
-        renewAfterMs: current.renewAfterMs ?? DEFAULT_RENEW_AFTER_MS,
         onEvent(event) {
           call('onEvent', event);
           if (isEmbedEventType(event.type)) call(callbackOf(event.type), event);
@@ -244,8 +237,8 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
     [controller],
   );
   return {
-    status: snapshot.status,
-    error: snapshot.error,
+    // `status` and `error`.
+    ...snapshot,
     retry: controller.retry,
     handle,
     iframeRef: mounted ? setIframe : undefined,

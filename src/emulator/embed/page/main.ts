@@ -16,6 +16,7 @@
 import { createDataClient } from '../../../core/data-client';
 import { ServiceAuthError } from '../../../core/errors';
 import { isTimeZone, resolveLocale, type EmbedAction, type SupportedLocale } from '../../../core/protocol/embed';
+import { createSubscribable, type Subscribable } from '../../../core/store';
 import {
   CONFIG_ELEMENT_ID,
   ECHO_PARAMETER,
@@ -209,7 +210,8 @@ function start(): void {
   const filters = readFilterParameters(params).set;
   const timeGrains = readTimeGrainParameters(params);
   const data = createDataClient({ url: config.dataUrl, token: config.token });
-  const cache = new Map<string, { key: string; generation: number; state: QueryState; listeners: Set<() => void> }>();
+  // Each query entry tells the widgets waiting on it, once, when it settles.
+  const cache = new Map<string, { key: string; generation: number; state: QueryState; settled: Subscribable }>();
   let generation = 0;
   let pending = 0;
   let queryRuns = 0;
@@ -280,7 +282,7 @@ function start(): void {
           key,
           generation,
           state: { status: 'loading', key } as QueryState,
-          listeners: new Set<() => void>(),
+          settled: createSubscribable(),
         };
         cache.set(widgetId, current);
         entry = current;
@@ -313,12 +315,11 @@ function start(): void {
           )
           .finally(() => {
             pending -= 1;
-            for (const listener of current.listeners) listener();
-            current.listeners.clear();
+            current.settled.notify();
             if (pending === 0) settled();
           });
       }
-      if (entry.state.status === 'loading') entry.listeners.add(onSettled);
+      if (entry.state.status === 'loading') entry.settled.subscribe(onSettled);
       return entry.state;
     },
     navigate(path) {

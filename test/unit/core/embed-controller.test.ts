@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmbedEvent } from '../../../src/core/protocol/embed';
-import { createEmbedController, type EmbedControllerOptions } from '../../../src/react/embed-controller';
+import { createEmbedController, type EmbedControllerOptions } from '../../../src/core/embed-controller';
 
 const TENANT = 'https://acme.example.com';
 
@@ -161,5 +161,24 @@ describe('createEmbedController', () => {
     resolve('late');
     await settle();
     expect(iframe.getAttribute('src')).toBeNull();
+  });
+
+  it('a host without a provider gets its own callbacks and defaults, and a missing tenantUrl as a typed error', async () => {
+    const iframe = document.createElement('iframe');
+    document.body.append(iframe);
+    const getEmbedSession = vi.fn(async () => 'session-1');
+    const controller = createEmbedController(() => ({
+      surface: 'chat',
+      tenantUrl: undefined,
+      getEmbedSession,
+      url: {},
+    }));
+    const statuses: string[] = [];
+    controller.subscribe(() => statuses.push(controller.getSnapshot().status));
+    controller.attach(iframe);
+    await settle();
+    expect(statuses).toEqual(['loading', 'error']);
+    expect(controller.getSnapshot().error).toMatchObject({ name: 'ServiceConfigError', message: 'tenantUrl' });
+    expect(getEmbedSession).not.toHaveBeenCalled();
   });
 });

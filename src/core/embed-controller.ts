@@ -1,29 +1,24 @@
 /**
  * The engine of every embed (dashboard, app, chat): one iframe's life from session to `ready`,
- * its declarative state, its actions and its session renewal. Framework-free, so `useEmbed` stays
- * a thin React binding and the rules here are tested without React.
+ * its declarative state, its actions and its session renewal. Framework-free and built on the
+ * core's store base (`createNotifier`), like the chat controller: `useEmbed` is a thin React
+ * binding over it, a non-React host drives it directly, and its rules are tested without React.
  *
  * @module
  */
-import { createEmbedChannel, type EmbedChannel } from '../core/embed-channel';
+import { createEmbedChannel, type EmbedChannel } from './embed-channel';
 import {
   buildEmbedUrl,
   buildFilterUrlParameter,
   filterEntries,
   type BuildEmbedUrlOptions,
   type EmbedFilters,
-} from '../core/embed-url';
-import { ServiceConfigError, ServiceError, ServiceValidationError } from '../core/errors';
-import { problem } from '../core/protocol/shared';
-import type {
-  AnyEmbedEvent,
-  ColorScheme,
-  EmbedAction,
-  EmbedActionInit,
-  EmbedTheme,
-  Surface,
-} from '../core/protocol/embed';
-import type { EmbedSessionRequest, GetEmbedSession } from './context';
+} from './embed-url';
+import { ServiceConfigError, ServiceError, ServiceValidationError } from './errors';
+import { problem } from './protocol/shared';
+import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedTheme, Surface } from './protocol/embed';
+import type { EmbedSessionRequest, GetEmbedSession } from './protocol/host-routes';
+import { createSubscribable } from './store';
 
 /**
  * Where an embed is in its life, the `data-state` of its root: `loading` (session, then page,
@@ -31,8 +26,9 @@ import type { EmbedSessionRequest, GetEmbedSession } from './context';
  */
 export type EmbedStatus = 'loading' | 'ready' | 'renewing' | 'error';
 
-/** What an embed shows, read with `useStore`. A new object on every change, never otherwise. */
+/** What an embed shows, read with `getSnapshot` (`useStore` in React). A new object on every change, never otherwise. */
 export interface EmbedSnapshot {
+  /** Where the embed is in its life (see {@link EmbedStatus}). */
   readonly status: EmbedStatus;
   /** Why it is in `error`: a typed error (`ServiceConfigError`, `ServiceValidationError`, ...). */
   readonly error: ServiceError | undefined;
@@ -40,10 +36,15 @@ export interface EmbedSnapshot {
 
 /** The embed's state that props and actions set and every new load replays. */
 export interface EmbedViewState {
+  /** `light`, `dark` or `auto` (the viewer's OS preference). */
   colorScheme?: ColorScheme | undefined;
+  /** Brand theme (the session API's `embedTheme` shape). */
   theme?: EmbedTheme | undefined;
+  /** UI language, a BCP-47 tag such as `de-DE`. */
   locale?: string | undefined;
+  /** Dashboard filters, in `EmbedFilters`' object or list form. */
   filters?: EmbedFilters | undefined;
+  /** IANA time zone such as `Asia/Tokyo`. */
   timezone?: string | undefined;
 }
 
@@ -59,30 +60,54 @@ export const EMBED_ERROR_CODES = {
   embedError: 'embed_error',
 } as const;
 
-/** What the controller reads, always the latest (the hook passes a getter over a ref). */
+/** How long an embed waits for its session and then for `ready` before showing an error. */
+export const DEFAULT_READY_TIMEOUT_MS = 20_000;
+
+/**
+ * When a page left open gets a new session: 22 hours after `ready`, ahead of the 24-hour token
+ * (the service stops trusting it about an hour early).
+ */
+// Written as one number: bundlers keep an unused product (`22 * 60 * 60 * 1000`) in every bundle of core.
+export const DEFAULT_RENEW_AFTER_MS = 79_200_000;
+
+/**
+ * What the controller reads. {@link createEmbedController} takes a function returning them and
+ * calls it whenever it needs them, so they are always the latest (`useEmbed` passes a getter over
+ * a ref; a non-React host may return an object it mutates).
+ */
 export interface EmbedControllerOptions {
+  /** The surface the iframe loads: `dashboard`, `app` or `chat`. */
   surface: Surface;
+  /** The tenant host `{base_url}`: where the iframe loads from and the only origin trusted. */
   tenantUrl: string | undefined;
-  tenantError: ServiceError | undefined;
+  /** Why `tenantUrl` is unusable, when the host checked it already (`ServiceProvider` does): shown as the error state. */
+  tenantError?: ServiceError | undefined;
+  /** Fetches a new session id for each load; sessions are single-use. */
   getEmbedSession: GetEmbedSession | undefined;
   /** The surface's URL options besides the session and the view state (publicId, timeGrains, switches...). */
   url: Omit<BuildEmbedUrlOptions, 'tenantUrl' | 'sessionId' | 'surface' | keyof EmbedViewState> & {
+    /** The dashboard's public id (`dashboard` surface). */
     publicId?: string;
+    /** The app's deployment id (`app` surface). */
     deploymentId?: number;
   };
-  readyTimeoutMs: number;
-  renewAfterMs: number;
+  /** How long to wait for the session and then for `ready`, in milliseconds. Default {@link DEFAULT_READY_TIMEOUT_MS}. */
+  readyTimeoutMs?: number | undefined;
+  /** Renew the session of a page left open this long after `ready`; `0` never. Default {@link DEFAULT_RENEW_AFTER_MS}. */
+  renewAfterMs?: number | undefined;
   /** Every delivered event, known or not. */
-  onEvent(event: AnyEmbedEvent): void;
-  /** Local failures, as typed errors. */
-  onError(error: ServiceError): void;
+  onEvent?(event: AnyEmbedEvent): void;
+  /** Local failures, as typed errors (the embed's own fatal `service:event:error` goes to `onEvent`). */
+  onError?(error: ServiceError): void;
   /** A renewed page became ready. */
-  onSessionRenewed(): void;
+  onSessionRenewed?(): void;
 }
 
-/** Returned by {@link createEmbedController}. */
+/** Returned by {@link createEmbedController}. Every method is bound: pass them around freely. */
 export interface EmbedController {
+  /** Calls `listener` after each change of the snapshot; returns the function that stops it. */
   subscribe(listener: () => void): () => void;
+  /** The current state: the same object until something changed. */
   getSnapshot(): EmbedSnapshot;
   /** Takes the iframe and starts its first load (in a microtask, so StrictMode's remount costs nothing). */
   attach(iframe: HTMLIFrameElement): void;
@@ -140,7 +165,7 @@ function toServiceError(error: unknown, code: string): ServiceError {
  */
 export function createEmbedController(read: () => EmbedControllerOptions): EmbedController {
   let snapshot: EmbedSnapshot = { status: 'loading', error: undefined };
-  const listeners = new Set<() => void>();
+  const { subscribe, notify: changed } = createSubscribable();
   let iframe: HTMLIFrameElement | null = null;
   let channel: EmbedChannel | undefined;
   // Every load, attach and detach starts a new generation; late answers of older ones are dropped.
@@ -160,7 +185,7 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
 
   const emit = (status: EmbedStatus, error?: ServiceError): void => {
     snapshot = { status, error };
-    for (const listener of listeners) listener();
+    changed();
   };
 
   const stop = (): void => {
@@ -172,7 +197,7 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
   const fail = (error: ServiceError, report = true): void => {
     stop();
     emit('error', error);
-    if (report) read().onError(error);
+    if (report) read().onError?.(error);
   };
 
   /** Sends `key`'s desired value when the current page was told something else (after its `src` is set). */
@@ -189,20 +214,20 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
     const options = read();
     if (type === 'service:event:ready') {
       clearTimeout(timer);
-      const { renewAfterMs } = options;
+      const { renewAfterMs = DEFAULT_RENEW_AFTER_MS } = options;
       if (renewAfterMs > 0 && renewAfterMs < 2 ** 31) timer = setTimeout(renew, renewAfterMs);
       emit('ready');
     } else if (type === 'service:event:view' || type === 'service:event:navigate') {
       lastPath = (payload as { path: string }).path;
     }
-    options.onEvent(event);
+    options.onEvent?.(event);
     if (type === 'service:event:ready' && renewing) {
       renewing = false;
-      options.onSessionRenewed();
+      options.onSessionRenewed?.();
     } else if (type === 'service:event:session-expired') {
       renew();
     } else if (type === 'service:event:error' && (payload as { fatal?: boolean }).fatal) {
-      // Reported to `onError` as the event itself, by the hook; the state gets a typed error.
+      // Reported as the event itself through `onEvent` (`useEmbed` hands it to `onError`); the state gets a typed error.
       fail(new ServiceError((payload as { message: string }).message, { code: 'embed_error', cause: event }), false);
     }
   };
@@ -215,10 +240,11 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
     if (!frame) return;
     emit(renewing ? 'renewing' : 'loading');
     const options = read();
-    const { surface, tenantUrl, getEmbedSession, readyTimeoutMs, url } = options;
+    const { surface, tenantUrl, getEmbedSession, readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS, url } = options;
     try {
-      // The provider's check of `tenantUrl` (ServiceConfigError) covers a missing one too.
-      if (options.tenantError || !tenantUrl) throw options.tenantError;
+      // The provider's check of `tenantUrl` (ServiceConfigError) covers a missing one too; a host
+      // without a provider may leave `tenantError` out.
+      if (options.tenantError || !tenantUrl) throw options.tenantError ?? new ServiceConfigError('tenantUrl');
       if (!getEmbedSession) {
         throw new ServiceConfigError(
           process.env.NODE_ENV !== 'production'
@@ -286,10 +312,7 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
   }
 
   return {
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe,
     getSnapshot: () => snapshot,
     attach(frame) {
       iframe = frame;
