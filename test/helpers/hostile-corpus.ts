@@ -1,0 +1,88 @@
+/**
+ * Hostile inputs, one home: what an attacker who controls the agent's answers, the chat stream,
+ * a browser's requests or a data query may send. Tests read these exports, so a new hostile input
+ * is one line here and every test that reads its list covers it.
+ *
+ * Exports are named by what they attack; other families (chart specs...) add their own exports.
+ */
+
+/**
+ * Names that are members of `Object.prototype`: a lookup `map[name]` on a plain object finds the
+ * prototype's member (a function, or the prototype itself) when the map has no entry of its own.
+ * Used as tool names and as message ids.
+ */
+export const HOSTILE_TOOL_NAMES: readonly string[] = [
+  'constructor',
+  '__proto__',
+  'hasOwnProperty',
+  'toString',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+  '__lookupSetter__',
+];
+
+/** Message ids the thread store keeps as messages: the hostile names that are not of the reserved `__name__` form. */
+export const HOSTILE_MESSAGE_IDS: readonly string[] = HOSTILE_TOOL_NAMES.filter(
+  (name) => !(name.startsWith('__') && name.endsWith('__')),
+);
+
+/**
+ * A recorded answer with two calls of each tool of {@link HOSTILE_TOOL_NAMES}: one complete (start
+ * and result lines; ids {@link HOSTILE_MESSAGE_IDS} while they last), one still running at the
+ * end; then a final answer `Done.`.
+ */
+export function hostileToolTranscript(chatId = '00000000-0000-4000-8000-000000000bad'): string {
+  const graphPath = ['service_data_analyst_agent', 'tools'];
+  const lines: unknown[] = [
+    { id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId }, sort: 0 },
+    { id: '1767225600000-message', role: 'user', content: 'Which tools?', isDelta: false, sort: 1 },
+  ];
+  HOSTILE_TOOL_NAMES.forEach((name, index) => {
+    const done = HOSTILE_MESSAGE_IDS[index] ?? `done-${index}`;
+    const toolCall = { name, input: JSON.stringify({ name }) };
+    const call = { role: 'assistant', graphPath, isDelta: false, sort: index + 2 };
+    lines.push({ ...call, id: done, toolCall, isInProcess: true });
+    lines.push({
+      ...call,
+      id: done,
+      toolCall: { ...toolCall, result: JSON.stringify({ ok: name }) },
+      isInProcess: false,
+    });
+    lines.push({ ...call, id: `running-${index}`, toolCall, isInProcess: true });
+  });
+  lines.push({ id: 'answer', role: 'assistant', content: 'Done.', graphPath: ['final'], isDelta: false, sort: 100 });
+  const usage = {
+    models: ['m'],
+    llmCalls: 1,
+    inputTokens: 1,
+    outputTokens: 1,
+    cacheWriteTokens: 0,
+    cacheReadTokens: 0,
+  };
+  lines.push({ id: '__usage__', type: 'usage', usage: { ...usage, totalTokens: 2 } });
+  return `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
+}
+
+/**
+ * What is wrong with how `container` shows {@link hostileToolTranscript}: one entry per tool name
+ * whose two calls are not the generic tool view (`Tool <name>` complete, `Running <name>…`).
+ */
+export function hostileToolViewProblems(container: ParentNode): string[] {
+  return HOSTILE_TOOL_NAMES.flatMap((name) => {
+    const calls = [...container.querySelectorAll<HTMLElement>('[data-part="tool-call"]')].filter(
+      (part) => part.dataset.tool === name,
+    );
+    const shown = calls.map((part) => [
+      part.dataset.state,
+      part.querySelector('.service-chat-tool-title')?.textContent ?? part.textContent,
+    ]);
+    const wanted = [
+      ['complete', `Tool ${name}`],
+      ['running', `Running ${name}…`],
+    ];
+    return JSON.stringify(shown) === JSON.stringify(wanted) ? [] : [`${name}: ${JSON.stringify(shown)}`];
+  });
+}
