@@ -200,7 +200,7 @@ export type {
 } from './protocol/data';
 
 // NDJSON
-export { readNdjson } from './ndjson';
+export { readNdjson, DEFAULT_NDJSON_SLICE_MS } from './ndjson';
 export type { ReadNdjsonOptions } from './ndjson';
 
 // Chat client

@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import '../../src/styles.css';
 import { AgentChat } from '../../src/components/chat';
+import { useAgentChat, type UseAgentChatResult } from '../../src/react';
 import { createReplayFetch } from '../../src/testing';
-import { hostileToolTranscript, hostileToolViewProblems } from '../helpers/hostile-corpus';
+import { deltaFlood, hostileToolTranscript, hostileToolViewProblems } from '../helpers/hostile-corpus';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
@@ -47,4 +48,69 @@ describe('AgentChat with hostile tool names (real Chromium, through a stream)', 
       expect(host.querySelector('[data-part="final-answer"]')?.textContent).toContain('Done.');
     });
   }
+});
+
+/** A `fetch` whose chat answer is `body` in one network chunk (prepared before, so no test work runs in the measured window). */
+function oneChunk(body: Uint8Array): typeof fetch {
+  return async () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(body);
+          controller.close();
+        },
+      }),
+      { headers: { 'content-type': 'application/x-ndjson' } },
+    );
+}
+
+/**
+ * Collects the long tasks (over 50 ms) of the page from the next task until `stop()`. The task
+ * that runs this call (a test's setup: building 100,000 lines) is not one of them.
+ */
+async function watchLongTasks(): Promise<{ stop(): number[] }> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const durations: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) durations.push(Math.round(entry.duration));
+  });
+  observer.observe({ type: 'longtask' });
+  return {
+    stop() {
+      for (const entry of observer.takeRecords()) durations.push(Math.round(entry.duration));
+      observer.disconnect();
+      return durations;
+    },
+  };
+}
+
+describe('100,000 tiny deltas in one network chunk (real Chromium)', () => {
+  it('useAgentChat: no long task, and the text arrives whole', async () => {
+    const flood = deltaFlood();
+    const { host, root } = mount();
+    let chat: UseAgentChatResult | undefined;
+    function Answer() {
+      chat = useAgentChat({ url: '/recorded', fetch: oneChunk(flood.body) });
+      return <pre>{chat.finalAnswer?.content}</pre>;
+    }
+    flushSync(() => root.render(<Answer />));
+    const longTasks = await watchLongTasks();
+    await chat!.send('Flood me');
+    await vi.waitFor(() => expect(chat!.status).toBe('ready'), { timeout: 60_000 });
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(longTasks.stop()).toEqual([]);
+    expect(host.querySelector('pre')!.textContent === flood.text).toBe(true);
+  });
+
+  it('AgentChat: no long task, and the answer shows whole', async () => {
+    const flood = deltaFlood();
+    const { host, root } = mount();
+    flushSync(() => root.render(<AgentChat url="/recorded" fetch={oneChunk(flood.body)} />));
+    const longTasks = await watchLongTasks();
+    await ask(host, 'Flood me');
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(longTasks.stop()).toEqual([]);
+    const answer = host.querySelector('[data-part="final-answer"]')!.textContent ?? '';
+    expect(answer.includes(flood.text)).toBe(true);
+  });
 });

@@ -86,3 +86,43 @@ export function hostileToolViewProblems(container: ParentNode): string[] {
     return JSON.stringify(shown) === JSON.stringify(wanted) ? [] : [`${name}: ${JSON.stringify(shown)}`];
   });
 }
+
+/** How many tiny deltas {@link deltaFlood} streams by default: what one hostile network chunk may hold. */
+export const DELTA_FLOOD_SIZE = 100_000;
+
+/** What {@link deltaFlood} streams. */
+export interface DeltaFlood {
+  /** The whole answer as one network chunk: `__cutoff__`, the deltas of one final answer, `__usage__`. */
+  body: Uint8Array;
+  /** The answer's whole text: every delta's `content`, in order. */
+  text: string;
+}
+
+/** One answer streamed as `deltas` deltas of one character each, encoded as one chunk. */
+export function deltaFlood(deltas = DELTA_FLOOD_SIZE, chatId = '00000000-0000-4000-8000-00000000f100'): DeltaFlood {
+  const lines: string[] = [
+    JSON.stringify({ id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId }, sort: 0 }),
+  ];
+  let text = '';
+  for (let index = 0; index < deltas; index++) {
+    const content = String.fromCharCode(97 + (index % 26));
+    text += content;
+    const isInProcess = index < deltas - 1;
+    lines.push(
+      JSON.stringify({
+        id: 'flood',
+        role: 'assistant',
+        content,
+        graphPath: ['final'],
+        isInProcess,
+        isDelta: true,
+        sort: 2,
+      }),
+    );
+  }
+  const usage = { models: ['m'], llmCalls: 1, inputTokens: 1, outputTokens: deltas, cacheWriteTokens: 0 };
+  lines.push(
+    JSON.stringify({ id: '__usage__', type: 'usage', usage: { ...usage, cacheReadTokens: 0, totalTokens: 1 } }),
+  );
+  return { body: new TextEncoder().encode(`${lines.join('\n')}\n`), text };
+}
