@@ -204,7 +204,7 @@ export { readNdjson, DEFAULT_NDJSON_SLICE_MS } from './ndjson';
 export type { ReadNdjsonOptions } from './ndjson';
 
 // Chat client
-export { createChatClient, createReplayFilter } from './chat-client';
+export { createChatClient, createReplayFilter, DEFAULT_RESUBSCRIBE } from './chat-client';
 export type {
   ChatAuth,
   ResubscribeOptions,

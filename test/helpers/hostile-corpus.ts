@@ -5,6 +5,7 @@
  *
  * Exports are named by what they attack; other families (chart specs...) add their own exports.
  */
+import type { ConnectionScript } from './chat-server';
 
 /**
  * Names that are members of `Object.prototype`: a lookup `map[name]` on a plain object finds the
@@ -126,3 +127,13 @@ export function deltaFlood(deltas = DELTA_FLOOD_SIZE, chatId = '00000000-0000-40
   );
   return { body: new TextEncoder().encode(`${lines.join('\n')}\n`), text };
 }
+
+/** Connection patterns that would make a client reconnect in a loop. */
+export const RECONNECT_SCRIPTS = {
+  /** One new line per connection, then a drop (452 connections in 8 s against the old client); ends after 60. */
+  oneNewLinePerConnection: (index) => ({ lines: index + 1, then: index < 60 ? 'drop' : 'end' }),
+  /** Nothing new after the first line, every time: fruitless resends. */
+  nothingNew: () => ({ lines: 1, then: 'drop' }),
+  /** One new line per connection, the third connection held open until released, then as above. */
+  heldThirdConnection: (index) => ({ lines: index + 1, then: index === 2 ? 'hold' : index < 60 ? 'drop' : 'end' }),
+} satisfies Record<string, ConnectionScript>;
