@@ -137,3 +137,55 @@ export const RECONNECT_SCRIPTS = {
   /** One new line per connection, the third connection held open until released, then as above. */
   heldThirdConnection: (index) => ({ lines: index + 1, then: index === 2 ? 'hold' : index < 60 ? 'drop' : 'end' }),
 } satisfies Record<string, ConnectionScript>;
+
+/**
+ * Request bodies that never end (chunked, no `Content-Length`), by route: each chunk is `chunk`,
+ * sent again and again after `start`; the route must answer `status` with `code` while the client
+ * is still sending, then close the connection.
+ */
+export const ENDLESS_BODIES: readonly {
+  name: string;
+  route: 'chat' | 'session';
+  contentType: string;
+  start: string;
+  chunk: string;
+  status: number;
+  code: string;
+}[] = [
+  {
+    name: 'a chat question past the chat proxy’s 1 MiB',
+    route: 'chat',
+    contentType: 'application/json',
+    start: '{"input":"',
+    chunk: 'x'.repeat(16 * 1024),
+    status: 413,
+    code: 'payload_too_large',
+  },
+  {
+    name: 'an embed session request past the session route’s 16 KiB',
+    route: 'session',
+    contentType: 'application/json',
+    start: '{"surface":"chat","padding":"',
+    chunk: 'x'.repeat(4 * 1024),
+    status: 413,
+    code: 'payload_too_large',
+  },
+  {
+    name: 'a chat question of tiny chunks',
+    route: 'chat',
+    contentType: 'application/json',
+    start: '{"input":"',
+    chunk: 'x'.repeat(64),
+    status: 413,
+    code: 'payload_too_large',
+  },
+  {
+    name: 'an endless form post to the chat proxy (refused unread)',
+    route: 'chat',
+    contentType: 'text/plain',
+    start: '',
+    chunk: 'x'.repeat(16 * 1024),
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+];
