@@ -14,8 +14,11 @@
  *   whole units before the current one; N at most {@link MAX_RELATIVE_UNITS}), units `day`, `week`
  *   (from Monday), `month`, `quarter`, `year`. The emulator resolves them against the last day of
  *   its data, 2025-12-31 (`DATA_REFERENCE_DAY` of `world.ts`), never against today's date.
- * - Date operators: `beforeDate`/`afterDate`/`afterOrOnDate` compare with the start of a date-only
- *   value; `beforeOrOnDate` with its end (the whole day is "on" it).
+ * - Date operators on a date-only value take its whole day: `beforeDate` is before its start,
+ *   `afterOrOnDate` from its start, `beforeOrOnDate` to its end, `afterDate` after its end. So
+ *   `afterDate` and `beforeOrOnDate` of one date split the rows with a date in two, and so do
+ *   `beforeDate` and `afterOrOnDate` (as the service's query engine pads such values). A value
+ *   with a time of day is that instant for all four.
  * - `notContains`, `notStartsWith`, `notEndsWith`, `notEquals`, `notInDateRange` keep `NULL`s.
  * - `and`/`or` groups nest at most {@link MAX_FILTER_DEPTH} deep.
  * - Time values are `YYYY-MM-DDTHH:mm:ss.SSS` in the query's time zone; a time dimension with a
@@ -513,9 +516,10 @@ function filterSql(compiler: Compiler, filter: Filter): { sql: string; measure: 
     case 'afterOrOnDate': {
       if (dimension?.type !== 'time')
         throw new UserError(`${filter.member}: operator ${filter.operator} needs a time dimension`);
-      // A date-only value means its start, as the service's query engine does, except for
-      // beforeOrOnDate, whose "on" keeps the whole day (its end bound).
-      const bound = dateBound(values(1)[0]!, filter.operator === 'beforeOrOnDate' ? 'end' : 'start');
+      // A date-only value is its whole day: "before" and "on or after" meet at its start,
+      // "on or before" and "after" at its end, so each pair splits the rows in two.
+      const side = filter.operator === 'beforeOrOnDate' || filter.operator === 'afterDate' ? 'end' : 'start';
+      const bound = dateBound(values(1)[0]!, side);
       const symbol = ({ beforeDate: '<', afterDate: '>', beforeOrOnDate: '<=', afterOrOnDate: '>=' } as const)[
         filter.operator
       ];
