@@ -189,3 +189,18 @@ export const ENDLESS_BODIES: readonly {
     code: 'unsupported_media_type',
   },
 ];
+
+/** Data API queries that ask for more than one answer should hold. */
+export const HOSTILE_DATA_QUERIES = {
+  /** Twenty million rows (250 MB of NDJSON, 330 MB of memory in an emulator without caps). */
+  manyRows: 'SELECT * FROM range(20000000)',
+  /** `rows` rows of `width` bytes each. */
+  wideRows: (rows: number, width: number) => `SELECT repeat('x', ${width}) AS wide FROM range(${rows})`,
+  /** Every order id in one `/v1/load` query (`limit` up to the service's 50,000). */
+  everyOrderId: (limit: number) => ({ dimensions: ['orders.id'], limit }),
+  /** Orders with their names, wider rows for `/v1/load`. */
+  namedOrders: (limit: number) => ({
+    dimensions: ['orders.id', 'orders.customer_name', 'orders.product_name', 'orders.status'],
+    limit,
+  }),
+};

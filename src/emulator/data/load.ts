@@ -37,7 +37,9 @@ import {
   type OrderDirection,
   type TimeDimension,
 } from '../../core/protocol/data';
+import { resultTooLarge } from './cubesql';
 import { type DataEngine, type QueryScope, cellFormatter } from './engine';
+import { MAX_QUERY_BYTES, MAX_QUERY_ROWS } from '../world';
 import {
   measureSql,
   quoteIdent,
@@ -665,25 +667,38 @@ export function compileLoadQuery(query: CheckedQuery, options: { now: number; re
   return { sql, params: compiler.params, columns, annotation, query: normalized };
 }
 
-/** Runs a compiled query on a connection scoped to the caller. */
+/**
+ * Runs a compiled query on a connection scoped to the caller. A result of more than `maxRows`
+ * rows or `maxBytes` bytes of values (their text, UTF-8) is a {@link UserError}; the engine reads
+ * at most one row past `maxRows`.
+ */
 export async function runLoadQuery(
   engine: DataEngine,
   compiled: CompiledLoad,
   scope: QueryScope,
+  limits: { maxRows?: number; maxBytes?: number } = {},
 ): Promise<LoadResponse> {
+  const { maxRows = MAX_QUERY_ROWS, maxBytes = MAX_QUERY_BYTES } = limits;
   const scoped = await engine.connect(scope);
   try {
-    const result = await scoped.connection.run(compiled.sql, compiled.params);
+    const result = await scoped.connection.run(
+      `SELECT * FROM (${compiled.sql}) AS result LIMIT ${maxRows + 1}`,
+      compiled.params,
+    );
+    if (result.rowCount > maxRows) throw new UserError(resultTooLarge(`${maxRows} rows`, 'maxQueryRows'));
     const formatters = result.columnTypes().map(cellFormatter);
     const rows = await result.getRows();
+    let bytes = 0;
     const data = rows.map((row) => {
       const record: Record<string, string | null> = {};
       row.forEach((value, index) => {
         const text = formatters[index]!(value);
+        if (text !== null) bytes += Buffer.byteLength(text);
         for (const key of compiled.columns[index] ?? []) record[key] = text;
       });
       return record;
     });
+    if (bytes > maxBytes) throw new UserError(resultTooLarge(`${maxBytes} bytes of values`, 'maxQueryBytes'));
     return { query: compiled.query, data, annotation: compiled.annotation, lastRefreshTime: engine.lastRefreshTime() };
   } finally {
     scoped.close();
