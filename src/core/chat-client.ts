@@ -79,7 +79,12 @@ export type ChatAuth =
       token: string | (() => string | Promise<string>);
     };
 
-/** Tuning of the automatic resubscription after a dropped connection. */
+/**
+ * Tuning of the automatic resubscription after a dropped connection. Resends of one run of drops
+ * wait longer and longer whether or not each brought new lines, so a service that sends a line
+ * and drops the connection again cannot make the client reconnect in a loop; the run ends when a
+ * connection stays open {@link ResubscribeOptions.healthyMs}. Defaults: {@link DEFAULT_RESUBSCRIBE}.
+ */
 export interface ResubscribeOptions {
   /**
    * How many resends in a row may fail to bring anything new before the stream gives up with a
@@ -87,15 +92,34 @@ export interface ResubscribeOptions {
    * long answer survives several short outages. Default 3.
    */
   retries?: number;
-  /** Delay before the first resend, doubled for each further one. Default 500 ms. */
+  /**
+   * Step of the first resend of a run, doubled for each further one up to `maxDelayMs`. Each wait
+   * is drawn between half its step and the whole step ("equal jitter"), so clients dropped
+   * together do not come back together. Default 500 ms.
+   */
   baseDelayMs?: number;
-  /** Upper bound of one delay. Default 8000 ms. */
+  /** Largest step, so at most this long between two resends. Default 10,000 ms. */
   maxDelayMs?: number;
+  /**
+   * Longest run of resends, in milliseconds from the drop that started it: a resend that would
+   * leave later is not made, and the stream fails with a {@link ConnectionLostError} instead.
+   * Default 60,000 ms (at most 10 to 15 resends with the default steps).
+   */
+  budgetMs?: number;
+  /**
+   * How long a connection must stay open for its drop to start a new run (first step, fresh
+   * budget) instead of continuing the current one. Default 10,000 ms.
+   */
+  healthyMs?: number;
 }
 
 /** What {@link ChatClientOptions.onResubscribe} is told before each resend. */
 export interface ResubscribeEvent {
-  /** 1 for the first resend after a failure, counting up while resends bring nothing new. */
+  /**
+   * 1 for the first resend after a drop, counting up with each resend of the same run of drops
+   * (whether or not they brought new lines); a connection that stayed open `healthyMs` starts a
+   * new run.
+   */
   attempt: number;
   /** How long the client waits before it resends. */
   delayMs: number;
@@ -192,7 +216,8 @@ export interface ChatClient {
    *
    * When the connection drops before that end, or the service sends `__suspended__` (never
    * yielded), the same body (same `messageId`, plus the `chatId` of `__cutoff__`) is sent again
-   * after a backoff, and what the service replays is not yielded a second time (see
+   * after a wait that doubles over a run of drops, new lines or not, for at most a minute (see
+   * {@link ResubscribeOptions}), and what the service replays is not yielded a second time (see
    * {@link createReplayFilter} for how, and its limits). Only when the thread is known: without a
    * `chatId` (none in the request, no `__cutoff__` seen yet) a resend would open a second thread,
    * so the stream fails instead. An HTTP error answer is never resent, except 502/503/504 while
@@ -201,7 +226,8 @@ export interface ChatClient {
    * Throws (from the iterator): {@link ServiceConfigError} (no `sessionSettings` with an API key),
    * {@link ServiceValidationError} (invalid request), {@link ServiceHttpError} (400, 404, 5xx...),
    * {@link ServiceAuthError} (JSON-RPC error in the body, 401, 403), {@link StreamingInProgressError},
-   * {@link ServiceStreamError} (an `{"error"}` line), {@link ConnectionLostError} (could not resume),
+   * {@link ServiceStreamError} (an `{"error"}` line), {@link ConnectionLostError} (could not resume:
+   * nothing new after `retries` resends, or the run of resends passed `budgetMs`),
    * {@link ServiceAbortError} (the caller's `signal`). Lines yielded before an error stay yielded.
    */
   stream(request: ChatRequest, options?: ChatStreamOptions): AsyncGenerator<ChatStreamLine, void, undefined>;
@@ -214,11 +240,16 @@ export interface ChatClient {
   abort(chatId: string, options?: ChatAbortOptions): Promise<void>;
 }
 
-/** Defaults of {@link ResubscribeOptions}. */
+/**
+ * Defaults of {@link ResubscribeOptions}: waits of about 0.5, 1, 2, 4, 8 and then 10 s, for at
+ * most 60 s from the first drop of a run; 3 fruitless resends in a row end it sooner.
+ */
 export const DEFAULT_RESUBSCRIBE: Readonly<Required<ResubscribeOptions>> = {
   retries: 3,
   baseDelayMs: 500,
-  maxDelayMs: 8000,
+  maxDelayMs: 10_000,
+  budgetMs: 60_000,
+  healthyMs: 10_000,
 };
 
 /** The `Accept` header of chat requests: the service serves NDJSON under any of these types. */
@@ -392,7 +423,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     ],
     [!resubscribe || isAmount(resubscribe.retries, 0, true), 'resubscribe.retries: must be an integer of 0 or more'],
     [
-      !resubscribe || (isAmount(resubscribe.baseDelayMs) && isAmount(resubscribe.maxDelayMs)),
+      !resubscribe ||
+        [resubscribe.baseDelayMs, resubscribe.maxDelayMs, resubscribe.budgetMs, resubscribe.healthyMs].every((ms) =>
+          isAmount(ms),
+        ),
       'resubscribe delays: must be numbers of 0 or more',
     ],
   ]);
@@ -460,7 +494,11 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     let chatId = body.chatId;
     let cutoffYielded = false;
     let started = false;
+    /** Resends in a row whose connection brought nothing new. */
     let failures = 0;
+    /** Resends of the current run of drops, and when its first drop happened. */
+    let attempt = 0;
+    let runStart = 0;
 
     try {
       for (let connection = 0; ; connection += 1) {
@@ -469,6 +507,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         let reason: ResubscribeEvent['reason'] = 'connection_lost';
         let cause: unknown;
         let progressed = false;
+        /** When this connection's answer arrived; `undefined` when there was none. */
+        let openedAt: number | undefined;
 
         const requestHeaders = await headers();
         checkAborted();
@@ -490,6 +530,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         } else if (response) {
           if (!response.body) throw new ServiceConfigError('This `fetch` gave no body to stream');
           started = true;
+          openedAt = Date.now();
           const lines = readNdjson(response.body, { signal, onMalformedLine, maxLineBytes: options.maxLineBytes });
           let sawAborted = false;
           try {
@@ -589,10 +630,24 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           throw lost(`The chat stream broke off; ${failures} resends brought nothing new`, failures);
         }
         failures += 1;
+        // The run goes on whatever this connection brought, unless it stayed open long enough.
+        const now = Date.now();
+        if (attempt === 0 || (openedAt !== undefined && now - openedAt >= resubscribe.healthyMs)) {
+          attempt = 0;
+          runStart = now;
+        }
+        attempt += 1;
         // "Equal jitter": never less than half the step, so retries stay spaced.
-        const step = backoff(failures, resubscribe.baseDelayMs, resubscribe.maxDelayMs);
+        const step = backoff(attempt, resubscribe.baseDelayMs, resubscribe.maxDelayMs);
         const delayMs = Math.round(step / 2 + Math.random() * (step / 2));
-        onResubscribe?.({ attempt: failures, delayMs, reason, chatId, cause });
+        if (now + delayMs - runStart > resubscribe.budgetMs) {
+          throw lost(
+            `The chat stream kept breaking off: no resend after ${attempt - 1} in ${now - runStart} ms ` +
+              `(resubscribe.budgetMs is ${resubscribe.budgetMs})`,
+            attempt - 1,
+          );
+        }
+        onResubscribe?.({ attempt, delayMs, reason, chatId, cause });
         await sleep(delayMs, signal, 'The chat stream');
         checkAborted();
         // The same body, so the service resubscribes us to the same stream (3); the chatId of

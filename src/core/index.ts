@@ -206,11 +206,11 @@ export type {
 } from './protocol/data';
 
 // NDJSON
-export { readNdjson } from './ndjson';
+export { readNdjson, DEFAULT_NDJSON_SLICE_MS } from './ndjson';
 export type { ReadNdjsonOptions } from './ndjson';
 
 // Chat client
-export { createChatClient, createReplayFilter } from './chat-client';
+export { createChatClient, createReplayFilter, DEFAULT_RESUBSCRIBE } from './chat-client';
 export type {
   ChatAuth,
   ResubscribeOptions,

@@ -52,6 +52,14 @@
  *   `PRAGMA`) and functions that describe the engine (`version()`, `current_setting()`...) are
  *   refused, and the engine's own error texts never reach the client (errors read
  *   `Error during planning: ...` / `Error during execution: ...`).
+ * - One data API query returns at most {@link MAX_QUERY_ROWS} rows (1,000,000) and
+ *   {@link MAX_QUERY_BYTES} bytes of values (64 MiB; options `maxQueryRows` and `maxQueryBytes`).
+ *   Beyond either, `/v1/cubesql` answers its schema line and then a final
+ *   `{"error":"Error during execution: The result has more than ..."}` line, and `/v1/load` a 400
+ *   `{"type":"UserError","error":"The result has more than ..."}`, never a truncated result.
+ *   The engine stops reading at the limit: `SELECT * FROM range(20000000)` costs what a million
+ *   rows cost, not 20 million. (`/v1/load` also caps `limit` at 50,000 rows, silently, as the
+ *   service does.)
  * - Request bodies: at most {@link MAX_BODY_BYTES} (1 MiB) everywhere, except the management API
  *   (workbook upserts carry dashboards) at {@link MAX_MANAGEMENT_BODY_BYTES} (10 MiB): larger is a
  *   413 `{"error"}`, checked after the credential (which is checked before any byte of the body is
@@ -850,6 +858,16 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_MANAGEMENT_BODY_BYTES = 10 * 1024 * 1024;
 /** Deepest JSON nesting (objects and arrays) the emulator reads: deeper is a 400. */
 export const MAX_JSON_DEPTH = 128;
+/**
+ * Most rows one data API query may return (`maxQueryRows` of `startEmulator`): 8 times the
+ * largest view (120,000 orders), so every view can be read whole.
+ */
+export const MAX_QUERY_ROWS = 1_000_000;
+/**
+ * Most bytes of values one data API query may return (`maxQueryBytes` of `startEmulator`): the
+ * text of every value, in UTF-8, as the answer carries it. All orders take about 14 MiB.
+ */
+export const MAX_QUERY_BYTES = 64 * 1024 * 1024;
 
 /**
  * The deployment id a path segment names, or `undefined` unless it is canonical: a positive

@@ -75,7 +75,7 @@ export {
 export type { EmbedSessionBrowserRequest, BrowserChatRequest, HandlerErrorBody } from '../core/protocol/host-routes';
 
 // Node adapter (duck-typed: no Node import)
-export { toNodeHandler } from './node';
+export { toNodeHandler, DEFAULT_LINGER_MS } from './node';
 export type { NodeRequestLike, NodeResponseLike, NodeHandlerOptions, NodeHandler } from './node';
 
 // Types and errors callers meet at this entry, so that one import is enough
