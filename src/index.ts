@@ -60,8 +60,15 @@ export {
   ResultChart,
   DEFAULT_SQL_TOOL_LABELS,
   DEFAULT_MAX_TABLE_ROWS,
+  DEFAULT_CHART_LIMITS,
 } from './components/results';
-export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabels } from './components/results';
+export type {
+  SqlToolViewProps,
+  ResultTableProps,
+  ResultChartProps,
+  SqlToolLabels,
+  ChartLimits,
+} from './components/results';
 
 export { StreamingMarkdown, DEFAULT_MARKDOWN_LABELS, DEFAULT_MARKDOWN_LIMITS } from './components/markdown';
 export type { StreamingMarkdownProps } from './components/markdown';

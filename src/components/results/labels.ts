@@ -55,6 +55,8 @@ export interface SqlToolLabels {
   chartInvalidSpec: string;
   /** The rows do not match their schema, so the chart would misread them: `{message}`. */
   chartDataMismatch: string;
+  /** The chart passes one of its limits (`ChartLimits`): `{message}`. */
+  chartTooLarge: string;
   /** The chart libraries could not be loaded (optional peers `vega-embed`, `vega-lite`, `vega-interpreter`): `{message}`. */
   chartUnavailable: string;
   /** Heading of the error card of a result the view cannot read. */
@@ -89,6 +91,7 @@ export const DEFAULT_SQL_TOOL_LABELS: Readonly<SqlToolLabels> = /*#__PURE__*/ Ob
   chartInvalidJson: 'Its spec is not valid JSON ({message}).',
   chartInvalidSpec: 'Its spec is not a valid Vega-Lite chart ({message}).',
   chartDataMismatch: 'The rows do not match their schema ({message}).',
+  chartTooLarge: 'It asks for more than a chart here may draw ({message}); the table has every row.',
   chartUnavailable: 'The chart libraries could not be loaded ({message}).',
   resultError: 'The result cannot be shown',
   resultUnreadable: 'The tool returned a result that is not a table.',

@@ -8,6 +8,9 @@
  *   or turn the actions menu on);
  * - every data source (`data` with `url`, `values` or `name`, anywhere, `lookup` sources included)
  *   becomes the rows we inject, and `datasets` is dropped: a spec only ever sees our data;
+ * - colours, cursors and URL-bearing keys pass an allow-list, and sizes, bins and views are
+ *   capped (`chart-sanitize.ts`); the renderer checks colours again as it draws and expressions
+ *   run with capped allocating functions (`chart-guards.ts`); see `ChartLimits`;
  * - the loader refuses every URL, so images, `href` links and anything we missed load nothing;
  * - expressions run through `vega-interpreter` (`ast: true`): no `eval`, no `new Function`, works
  *   under a CSP without `unsafe-eval`;
@@ -21,12 +24,23 @@
 import { defaultChartConfig } from '../../core/protocol/tools';
 import { isRecord } from '../../core/protocol/shared';
 import type { ChartValue } from '../../core/result-data';
+import {
+  createCollectingLogger,
+  guardInterpreter,
+  registerSafeRenderer,
+  SAFE_RENDERER,
+  type ExpressionInterpreter,
+  type VegaModule,
+} from './chart-guards';
+import { ChartLimitError, DEFAULT_CHART_LIMITS, type ChartLimits } from './chart-limits';
+import { sanitizeSpec } from './chart-sanitize';
 
 /** Why a spec cannot be drawn. */
 export type ChartProblem =
   | { kind: 'json'; message: string }
   | { kind: 'spec'; message: string }
   | { kind: 'data'; message: string }
+  | { kind: 'limit'; message: string }
   | { kind: 'unavailable'; message: string };
 
 /** The name of the injected data source. */
@@ -40,10 +54,10 @@ const VEGA_ONLY_KEYS = ['marks', 'signals', 'scales', 'axes', 'legends', 'projec
 /** Keys of which a Vega-Lite spec needs at least one. */
 const VEGA_LITE_KEYS = ['mark', 'layer', 'hconcat', 'vconcat', 'concat', 'facet', 'repeat', 'spec'] as const;
 
-/** Longest `vegaSpec` text drawn (1,000,000 characters): a chart spec is a few kilobytes. */
-export const MAX_SPEC_LENGTH = 1_000_000;
-/** Deepest nesting of objects and arrays in a spec drawn (64 levels): real specs stay under 10. */
-export const MAX_SPEC_DEPTH = 64;
+/** Longest `vegaSpec` text drawn by default: `DEFAULT_CHART_LIMITS.maxSpecLength`. */
+export const MAX_SPEC_LENGTH = DEFAULT_CHART_LIMITS.maxSpecLength;
+/** Deepest nesting of a spec drawn by default: `DEFAULT_CHART_LIMITS.maxSpecDepth`. */
+export const MAX_SPEC_DEPTH = DEFAULT_CHART_LIMITS.maxSpecDepth;
 
 /** True when `value` nests objects or arrays more than `limit` levels deep (checked without recursion). */
 function deeperThan(value: unknown, limit: number): boolean {
@@ -64,10 +78,12 @@ function deeperThan(value: unknown, limit: number): boolean {
  */
 export function parseVegaLiteSpec(
   spec: unknown,
+  limits: Pick<ChartLimits, 'maxSpecLength' | 'maxSpecDepth'> = DEFAULT_CHART_LIMITS,
 ): { ok: true; spec: JsonObject } | { ok: false; problem: ChartProblem } {
+  const { maxSpecLength, maxSpecDepth } = limits;
   let value: unknown = spec;
-  if (typeof spec === 'string' && spec.length > MAX_SPEC_LENGTH) {
-    return { ok: false, problem: { kind: 'spec', message: `the spec is longer than ${MAX_SPEC_LENGTH} characters` } };
+  if (typeof spec === 'string' && spec.length > maxSpecLength) {
+    return { ok: false, problem: { kind: 'spec', message: `the spec is longer than ${maxSpecLength} characters` } };
   }
   if (typeof spec === 'string') {
     try {
@@ -78,8 +94,8 @@ export function parseVegaLiteSpec(
   }
   if (!isRecord(value)) return { ok: false, problem: { kind: 'spec', message: 'the spec is not an object' } };
   // Copying and compiling recurse: a spec nested deeper than any real chart is refused first.
-  if (deeperThan(value, MAX_SPEC_DEPTH))
-    return { ok: false, problem: { kind: 'spec', message: `the spec is nested deeper than ${MAX_SPEC_DEPTH} levels` } };
+  if (deeperThan(value, maxSpecDepth))
+    return { ok: false, problem: { kind: 'spec', message: `the spec is nested deeper than ${maxSpecDepth} levels` } };
   const schema = value['$schema'];
   if (typeof schema === 'string' && /\/schema\/vega\/v/.test(schema)) {
     return { ok: false, problem: { kind: 'spec', message: 'a Vega spec, not Vega-Lite' } };
@@ -126,18 +142,35 @@ export interface ChartTheme {
   border: string;
 }
 
+/** Options of {@link prepareSpec}. */
+export interface PrepareSpecOptions {
+  /** The chart's accessible description, when the spec has none. */
+  description: string;
+  theme: ChartTheme;
+  /** Default `DEFAULT_CHART_LIMITS`. */
+  limits?: ChartLimits;
+  /** The result's column names (facets may only split by them). Default: the keys of the first record. */
+  columns?: readonly string[];
+}
+
 /**
  * The spec to draw: a checked Vega-Lite spec with our data injected, `usermeta.embedOptions`
  * and `datasets` removed, `$schema` dropped (the installed Vega-Lite compiles it; a v5 URL would
- * only log a version warning), a `description` for assistive technology when it has none, and, in
- * dark mode, text and rule colours of the theme over the spec's own.
+ * only log a version warning), everything that could make a request removed and its sizes,
+ * bins and views within the limits (`sanitizeSpec`), a `description` for assistive technology
+ * when it has none, and, in dark mode, text and rule colours of the theme over the spec's own.
+ *
+ * @throws ChartLimitError when the spec is past a limit that capping cannot fix (too many views).
  */
 export function prepareSpec(
   spec: JsonObject,
   records: readonly Record<string, ChartValue>[],
-  options: { description: string; theme: ChartTheme },
+  options: PrepareSpecOptions,
 ): Record<string, unknown> {
-  const prepared: JsonObject = { ...spec };
+  const limits = options.limits ?? DEFAULT_CHART_LIMITS;
+  if (records.length > limits.maxRows)
+    throw new ChartLimitError('maxRows', `the result has ${records.length} rows, more than ${limits.maxRows}`);
+  let prepared: JsonObject = { ...spec };
   delete prepared['$schema'];
   delete prepared['datasets'];
   const usermeta = prepared['usermeta'];
@@ -147,6 +180,8 @@ export function prepareSpec(
   } else if (usermeta !== undefined) delete prepared['usermeta'];
   injectData(prepared, true);
   prepared['data'] = { name: RESULT_DATA_NAME };
+  const columns = options.columns ?? (records[0] ? Object.keys(records[0]) : []);
+  prepared = sanitizeSpec(prepared, { columns, records }, limits);
   if (typeof prepared['description'] !== 'string' || prepared['description'].trim() === '')
     prepared['description'] = options.description;
   if (options.theme.dark)
@@ -267,7 +302,8 @@ export type EmbedFunction = (
 
 interface LoadedVega {
   embed: EmbedFunction;
-  expressionInterpreter: unknown;
+  expressionInterpreter: ExpressionInterpreter;
+  vega: VegaModule;
 }
 
 let loading: Promise<LoadedVega> | undefined;
@@ -278,10 +314,15 @@ let loading: Promise<LoadedVega> | undefined;
  */
 export function loadVega(): Promise<LoadedVega> {
   loading ??= Promise.all([import('vega-embed'), import('vega-interpreter')]).then(
-    ([embedModule, interpreterModule]) => ({
-      embed: embedModule.default as unknown as EmbedFunction,
-      expressionInterpreter: interpreterModule.expressionInterpreter,
-    }),
+    ([embedModule, interpreterModule]) => {
+      const vega = embedModule.vega as unknown as VegaModule;
+      registerSafeRenderer(vega);
+      return {
+        embed: embedModule.default as unknown as EmbedFunction,
+        expressionInterpreter: interpreterModule.expressionInterpreter as unknown as ExpressionInterpreter,
+        vega,
+      };
+    },
     (error: unknown) => {
       loading = undefined;
       throw error;
@@ -293,6 +334,8 @@ export function loadVega(): Promise<LoadedVega> {
 /** Options of {@link embedChart}. */
 export interface EmbedChartOptions {
   theme: ChartTheme;
+  /** Default `DEFAULT_CHART_LIMITS`. */
+  limits?: ChartLimits;
   /**
    * Aborted when the chart is gone (unmounted or redrawn). Default: none. Checked once vega has
    * loaded, so a chart that went away during the first load builds no view it would only finalize.
@@ -304,8 +347,9 @@ export interface EmbedChartOptions {
  * Draws a prepared spec into `element` as SVG with the safe options; nothing in the spec can
  * change them (its `usermeta.embedOptions` is gone by now). Resolves with the finalizer (a no-op
  * when `signal` was aborted before vega loaded: nothing was drawn); rejects
- * with {@link ChartLibrariesUnavailable} when the libraries cannot be loaded, with Vega's own error
- * when the spec cannot be compiled or run.
+ * with {@link ChartLibrariesUnavailable} when the libraries cannot be loaded, with a
+ * `ChartLimitError` when the chart passes a limit while it runs, with Vega's own error when the
+ * spec cannot be compiled or run (including errors Vega only logs).
  */
 export async function embedChart(
   element: HTMLElement,
@@ -320,12 +364,14 @@ export async function embedChart(
   }
   if (options.signal?.aborted) return () => {};
   const { embed, expressionInterpreter } = loaded;
+  const { logger, errors } = createCollectingLogger();
   const result = await embed(element, spec, {
     mode: 'vega-lite',
-    renderer: 'svg',
+    // Vega's SVG renderer, drawing only plain colours and keyword cursors (chart-guards.ts).
+    renderer: SAFE_RENDERER,
     actions: false,
     ast: true,
-    expr: expressionInterpreter,
+    expr: guardInterpreter(expressionInterpreter, options.limits ?? DEFAULT_CHART_LIMITS),
     loader: createRefusingLoader(),
     // disableDefaultStyle: vega-tooltip's stylesheet is an inline <style> (refused by a strict CSP);
     // styles.css styles #vg-tooltip-element instead.
@@ -339,8 +385,15 @@ export async function embedChart(
     defaultStyle: false,
     config: baseConfig(),
     hover: false,
-    // Silent: specs written for Vega-Lite 5 log harmless warnings in 6.
+    // Silent: specs written for Vega-Lite 5 log harmless warnings in 6. Errors are kept: Vega
+    // logs a failed pulse (a transform past a limit) and resolves as if the chart were drawn.
+    logger,
     logLevel: 0,
   });
+  if (errors.length > 0) {
+    result.finalize();
+    const [error] = errors;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
   return () => result.finalize();
 }
