@@ -1,8 +1,15 @@
 import { forwardRef, useEffect, useMemo, useRef, useState, type HTMLAttributes, type ReactNode } from 'react';
-import { toResultTable, type ResultTable as ResultTableData, type ServiceSqlApiInput } from '../../core/protocol/tools';
+import { pluralForm } from '../../core/format-value';
+import {
+  toResultTable,
+  type ResultTable as ResultTableData,
+  type ServiceMetaResult,
+  type ServiceSqlApiInput,
+} from '../../core/protocol/tools';
 import { isRecord } from '../../core/protocol/shared';
 import { csvFileName, toCsvBlob } from '../../core/result-data';
 import type { ChatToolCall } from '../../core/thread-store';
+import { columnTitlesFromMeta, formatsFromChartSpec, type ColumnFormats } from './column-hints';
 import { ErrorCard } from './ErrorCard';
 import { fill, resolveLabels, type SqlToolLabels } from './labels';
 import { ResultChart } from './ResultChart';
@@ -21,6 +28,19 @@ export interface SqlToolViewProps extends Omit<HTMLAttributes<HTMLDivElement>, '
   labels?: Partial<SqlToolLabels>;
   /** What a result with a chart shows first. Default `'chart'` when the call has a `vegaSpec`, else the table. */
   defaultView?: 'table' | 'chart';
+  /** Locale of the table's numbers, dates and counts, a BCP-47 tag (the chat's). Default: the browser's. */
+  locale?: string;
+  /**
+   * `serviceMeta` results of the same answer: the table's headers take their members' titles
+   * (matched by name or through the SQL's `AS` aliases). Default none: titles from the names.
+   */
+  metadata?: readonly ServiceMetaResult[];
+  /**
+   * What the data model says about columns, by name (title, `currency`/`percent` format, decimals),
+   * over what the view reads from the metadata and the chart spec (a field the spec formats with
+   * `$` is currency). See `ResultTableProps.columnFormats`.
+   */
+  columnFormats?: ColumnFormats;
   /** Class of the root element, next to the library's own. */
   className?: string;
 }
@@ -90,11 +110,13 @@ function LoadAllControl({
   total,
   labels,
   format,
+  locale,
 }: {
   load: ReturnType<typeof useLoadAll>;
   total: number;
   labels: SqlToolLabels;
   format: (value: number) => string;
+  locale: string | undefined;
 }): ReactNode {
   if (load.status === 'loading') {
     return (
@@ -124,7 +146,7 @@ function LoadAllControl({
       data-state="idle"
       onClick={load.start}
     >
-      {fill(labels.loadAll, { total: format(total) })}
+      {fill(pluralForm(labels.loadAll, total, locale), { total: format(total) })}
     </button>
   );
 }
@@ -146,7 +168,16 @@ function LoadAllControl({
  * Works without a `ServiceProvider` (no "Load all" then).
  */
 export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewProps>(function SqlToolView(props, ref) {
-  const { call, className, labels: _labels, defaultView: _defaultView, ...rest } = props;
+  const {
+    call,
+    className,
+    labels: _labels,
+    defaultView: _defaultView,
+    locale,
+    metadata,
+    columnFormats: givenFormats,
+    ...rest
+  } = props;
   const labels = resolveLabels(props.labels);
   const input = useMemo(() => textFields(call.input), [call.input]);
   const result = call.status === 'complete' ? call.result : undefined;
@@ -163,9 +194,16 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
   const view = chosenView ?? props.defaultView ?? (vegaSpec ? 'chart' : 'table');
   const load = useLoadAll(initialTable && initialTable.rows.length < initialTable.totalRows ? sql : undefined);
   const format = useMemo(() => {
-    const numbers = new Intl.NumberFormat();
+    const numbers = new Intl.NumberFormat(locale);
     return (value: number) => numbers.format(value);
-  }, []);
+  }, [locale]);
+  // Titles from the metadata tool, currency from the chart's formats, then the caller's own.
+  const columnFormats = useMemo(() => {
+    const merged = Object.create(null) as ColumnFormats;
+    for (const source of [columnTitlesFromMeta(metadata, sql), formatsFromChartSpec(vegaSpec), givenFormats ?? {}])
+      for (const [name, value] of Object.entries(source)) merged[name] = { ...merged[name], ...value };
+    return merged;
+  }, [metadata, sql, vegaSpec, givenFormats]);
 
   // After "load all", the table and the CSV hold every row; the chart keeps the tool's rows.
   const table: ResultTableData | undefined = useMemo(() => {
@@ -195,10 +233,18 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
       </div>
       {sql ? <SqlBlock sql={sql} labels={labels} /> : null}
       {call.status === 'running' ? (
-        <div className="service-result-sql-tool__running" role="status" data-state="running">
-          <span className="service-result-spinner" aria-hidden="true" />
-          {labels.running}
-        </div>
+        <>
+          <div className="service-result-sql-tool__running" role="status" data-state="running">
+            <span className="service-result-spinner" aria-hidden="true" />
+            {labels.running}
+          </div>
+          {/* Where the table is coming: header and a few rows in the table's own shape. */}
+          <div className="service-result-skeleton" data-part="result-skeleton" aria-hidden="true">
+            {[0, 1, 2, 3].map((row) => (
+              <span key={row} className="service-result-skeleton__row" />
+            ))}
+          </div>
+        </>
       ) : null}
       {call.status === 'error' ? <ErrorCard title={labels.resultError}>{call.error}</ErrorCard> : null}
       {call.status === 'complete' && !table ? (
@@ -234,11 +280,23 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
               labels={props.labels}
             />
           ) : (
-            <ResultTable table={table} title={title} labels={props.labels}>
+            <ResultTable
+              table={table}
+              title={title}
+              labels={props.labels}
+              locale={locale}
+              columnFormats={columnFormats}
+            >
               {load.available &&
               initialTable &&
               (load.status !== 'idle' || initialTable.rows.length < initialTable.totalRows) ? (
-                <LoadAllControl load={load} total={initialTable.totalRows} labels={labels} format={format} />
+                <LoadAllControl
+                  load={load}
+                  total={initialTable.totalRows}
+                  labels={labels}
+                  format={format}
+                  locale={locale}
+                />
               ) : null}
             </ResultTable>
           )}

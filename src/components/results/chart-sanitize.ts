@@ -115,7 +115,10 @@ function colorChannel(definition: Json, walk: Walk): Json | undefined {
         // A condition left without its value would not compile: it goes too.
         .filter(
           (condition): condition is JsonObject =>
-            condition !== undefined && ('value' in condition || 'field' in condition || 'datum' in condition),
+            typeof condition === 'object' &&
+            condition !== null &&
+            !Array.isArray(condition) &&
+            ('value' in condition || 'field' in condition || 'datum' in condition),
         );
       if (conditions.length > 0) clean[key] = Array.isArray(child) ? conditions : conditions[0]!;
     } else if (key === 'scale') {

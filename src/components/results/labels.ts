@@ -1,9 +1,12 @@
 /**
  * Every UI string of the SQL result views, replaceable through a `labels` prop. Placeholders in
  * braces (`{shown}`) are filled in by the views; numbers arrive already formatted for the locale.
+ * Labels that count take one form per plural category of the locale (`{ one, other }`, and `few`,
+ * `many`... where the language has them), or one string for every count.
  *
  * @module
  */
+import type { PluralForms } from '../../core/format-value';
 
 /** UI strings of {@link SqlToolView}, `ResultTable` and `ResultChart`. Defaults in {@link DEFAULT_SQL_TOOL_LABELS}. */
 export interface SqlToolLabels {
@@ -27,14 +30,14 @@ export interface SqlToolLabels {
   downloadCsv: string;
   /** Accessible name of the result table; `{title}` is the query title. */
   tableLabel: string;
-  /** Under a capped table: `{shown}` and `{total}`. */
-  showingRows: string;
-  /** Under a whole table: `{total}`. */
-  allRows: string;
+  /** Under a capped table: `{shown}` and `{total}`, by the plural form of `{total}`. */
+  showingRows: string | PluralForms;
+  /** Under a whole table: `{total}`, by its plural form ("1 row", "2 rows"). */
+  allRows: string | PluralForms;
   /** Table without rows. */
   noRows: string;
-  /** Button fetching every row from the data API: `{total}`. */
-  loadAll: string;
+  /** Button fetching every row from the data API: `{total}`, by its plural form. */
+  loadAll: string | PluralForms;
   /** While loading every row: `{count}` rows received so far. */
   loadingRows: string;
   /** Button stopping a "load all". */
@@ -77,10 +80,10 @@ export const DEFAULT_SQL_TOOL_LABELS: Readonly<SqlToolLabels> = /*#__PURE__*/ Ob
   chart: 'Chart',
   downloadCsv: 'Download CSV',
   tableLabel: 'Result of {title}',
-  showingRows: 'Showing {shown} of {total} rows',
-  allRows: '{total} rows',
+  showingRows: { one: 'Showing {shown} of {total} row', other: 'Showing {shown} of {total} rows' },
+  allRows: { one: '{total} row', other: '{total} rows' },
   noRows: 'The query returned no rows.',
-  loadAll: 'Load all {total} rows',
+  loadAll: { one: 'Load all {total} row', other: 'Load all {total} rows' },
   loadingRows: 'Loading rows… {count} received',
   cancel: 'Cancel',
   loadAllFailed: 'Could not load all rows: {message}',
