@@ -22,6 +22,11 @@ export interface ResultChartProps {
   /** UI strings; see `SqlToolLabels`. */
   labels?: Partial<SqlToolLabels>;
   /**
+   * Whether the chart draws the spec's own title. Default true; `SqlToolView`, whose heading
+   * already shows the query title, turns it off when the two are the same.
+   */
+  showTitle?: boolean;
+  /**
    * Limits on what the spec may make the page do (rows, generated values, sizes, views, bins),
    * over `DEFAULT_CHART_LIMITS`. A chart past one shows its error card.
    */
@@ -75,7 +80,7 @@ function problemText(problem: ChartProblem, labels: SqlToolLabels): string {
  * give an error card in place of the chart, never an exception. The view is finalized on unmount.
  */
 export function ResultChart(props: ResultChartProps): ReactNode {
-  const { spec, columns, rows, className } = props;
+  const { spec, columns, rows, className, showTitle = true } = props;
   const labels = resolveLabels(props.labels);
   const container = useRef<HTMLDivElement>(null);
   const target = useRef<HTMLDivElement>(null);
@@ -124,6 +129,8 @@ export function ResultChart(props: ResultChartProps): ReactNode {
           theme,
           limits,
           columns: columns.map((column) => column.name),
+          width: element.clientWidth || undefined,
+          showTitle,
         }),
       ),
     )
@@ -148,7 +155,7 @@ export function ResultChart(props: ResultChartProps): ReactNode {
       finalize?.();
       element.replaceChildren();
     };
-  }, [parsed, records, theme, description, limits, columns]);
+  }, [parsed, records, theme, description, limits, columns, showTitle]);
 
   const problem = inputProblem ?? (state.status === 'error' ? state.problem : undefined);
   const loading = !problem && state.status === 'loading';

@@ -58,6 +58,17 @@ function textFields(
   return fields;
 }
 
+/** True when the chart spec's own title is `title` (the view's heading already shows it). */
+function specHasTitle(spec: string, title: string): boolean {
+  try {
+    const parsed = JSON.parse(spec) as { title?: unknown } | null;
+    const own = parsed?.title;
+    return (typeof own === 'object' && own !== null ? (own as { text?: unknown }).text : own) === title;
+  } catch {
+    return false;
+  }
+}
+
 /** The SQL, collapsible, with a copy button (`data-part="sql"`). */
 function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): ReactNode {
   const [copied, setCopied] = useState(false);
@@ -217,6 +228,7 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
   }, [initialTable, load.data]);
 
   const showChart = Boolean(vegaSpec) && view === 'chart';
+  const sameTitle = useMemo(() => (vegaSpec ? specHasTitle(vegaSpec, title) : false), [vegaSpec, title]);
   const state = call.status === 'running' ? 'running' : call.status === 'error' ? 'error' : 'complete';
   return (
     <div
@@ -278,6 +290,7 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
               rows={initialTable.rows}
               title={title}
               labels={props.labels}
+              showTitle={!sameTitle}
             />
           ) : (
             <ResultTable

@@ -34,6 +34,7 @@ export interface VegaModule {
   SVGHandler: unknown;
   SVGStringRenderer: unknown;
   renderModule(name: string, module?: { renderer: unknown; headless: unknown; handler: unknown }): unknown;
+  expressionFunction(name: string, fn: (...args: never[]) => unknown): unknown;
 }
 
 const CURSOR = /^[a-z-]+$/i;

@@ -6,33 +6,15 @@
  * @module
  */
 import { useEffect, useState, type RefObject } from 'react';
-import type { ChartTheme } from './vega';
-
-const LIGHT: ChartTheme = { dark: false, text: '', muted: '', border: '' };
-
-function readTheme(element: HTMLElement | null): ChartTheme {
-  if (!element || typeof getComputedStyle !== 'function') return LIGHT;
-  const style = getComputedStyle(element);
-  const scheme = style.colorScheme || style.getPropertyValue('color-scheme');
-  const token = (name: string) => style.getPropertyValue(name).trim();
-  return {
-    dark: /\bdark\b/.test(scheme) && !/\blight\b/.test(scheme),
-    text: token('--service-color-text') || style.color,
-    muted: token('--service-color-text-muted') || style.color,
-    border: token('--service-color-border') || 'currentColor',
-  };
-}
-
-const same = (a: ChartTheme, b: ChartTheme) =>
-  a.dark === b.dark && a.text === b.text && a.muted === b.muted && a.border === b.border;
+import { readChartTheme, sameTheme, type ChartTheme } from './chart-theme';
 
 /** The chart theme at `ref`, updated on theme changes. */
 export function useChartTheme(ref: RefObject<HTMLElement | null>): ChartTheme | undefined {
   const [theme, setTheme] = useState<ChartTheme | undefined>(undefined);
   useEffect(() => {
     const update = () => {
-      const next = readTheme(ref.current);
-      setTheme((previous) => (previous && same(previous, next) ? previous : next));
+      const next = readChartTheme(ref.current);
+      setTheme((previous) => (previous && sameTheme(previous, next) ? previous : next));
     };
     update();
     const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : undefined;

@@ -34,6 +34,7 @@ import {
 } from './chart-guards';
 import { ChartLimitError, DEFAULT_CHART_LIMITS, type ChartLimits } from './chart-limits';
 import { sanitizeSpec } from './chart-sanitize';
+import { adjustSpec, compactNumber, COMPACT_FORMAT, darkConfig, themeConfig, type ChartTheme } from './chart-theme';
 
 /** Why a spec cannot be drawn. */
 export type ChartProblem =
@@ -131,16 +132,7 @@ function injectData(node: Json, topLevel: boolean): void {
   }
 }
 
-/** Theme colours read from the page, for dark mode. */
-export interface ChartTheme {
-  dark: boolean;
-  /** `--service-color-text`. */
-  text: string;
-  /** `--service-color-text-muted`. */
-  muted: string;
-  /** `--service-color-border`. */
-  border: string;
-}
+export type { ChartTheme } from './chart-theme';
 
 /** Options of {@link prepareSpec}. */
 export interface PrepareSpecOptions {
@@ -151,14 +143,20 @@ export interface PrepareSpecOptions {
   limits?: ChartLimits;
   /** The result's column names (facets may only split by them). Default: the keys of the first record. */
   columns?: readonly string[];
+  /** The width the chart has, in pixels (for label angles and month ticks). Default 640. */
+  width?: number;
+  /** Draw the spec's `title`. Default true; false where a heading above already says it. */
+  showTitle?: boolean;
 }
 
 /**
  * The spec to draw: a checked Vega-Lite spec with our data injected, `usermeta.embedOptions`
  * and `datasets` removed, `$schema` dropped (the installed Vega-Lite compiles it; a v5 URL would
  * only log a version warning), everything that could make a request removed and its sizes,
- * bins and views within the limits (`sanitizeSpec`), a `description` for assistive technology
- * when it has none, and, in dark mode, text and rule colours of the theme over the spec's own.
+ * bins and views within the limits (`sanitizeSpec`), its encodings adjusted to the theme (one
+ * colour for a single series, horizontal labels where they fit, month ticks: `adjustSpec`), a
+ * `description` for assistive technology when it has none, and, in dark mode, text and rule
+ * colours of the theme over the spec's own.
  *
  * @throws ChartLimitError when the spec is past a limit that capping cannot fix (too many views).
  */
@@ -182,6 +180,8 @@ export function prepareSpec(
   prepared['data'] = { name: RESULT_DATA_NAME };
   const columns = options.columns ?? (records[0] ? Object.keys(records[0]) : []);
   prepared = sanitizeSpec(prepared, { columns, records }, limits);
+  adjustSpec(prepared, { records, width: options.width ?? 640, theme: options.theme });
+  if (options.showTitle === false) delete prepared['title'];
   if (typeof prepared['description'] !== 'string' || prepared['description'].trim() === '')
     prepared['description'] = options.description;
   if (options.theme.dark)
@@ -193,35 +193,13 @@ export function prepareSpec(
   return { ...prepared, datasets: { [RESULT_DATA_NAME]: records } };
 }
 
-/** `config` with the theme's text and rule colours over the spec's own (dark mode). */
-function darkConfig(config: JsonObject, theme: ChartTheme): JsonObject {
-  const merge = (key: string, values: JsonObject): JsonObject => ({
-    ...(isRecord(config[key]) ? (config[key] as JsonObject) : {}),
-    ...values,
-  });
-  return {
-    ...config,
-    background: 'transparent',
-    axis: merge('axis', {
-      labelColor: theme.text,
-      titleColor: theme.text,
-      gridColor: theme.border,
-      domainColor: theme.muted,
-      tickColor: theme.muted,
-    }),
-    legend: merge('legend', { labelColor: theme.text, titleColor: theme.text }),
-    header: merge('header', { labelColor: theme.text, titleColor: theme.text }),
-    title: merge('title', { color: theme.text, subtitleColor: theme.muted }),
-    view: merge('view', { stroke: theme.border }),
-  };
-}
-
 /**
- * The base `config` of every chart: the service's official default style (font, label colour,
+ * The base `config` of every chart: the theme built from the page's `--service-*` tokens
+ * (`themeConfig`; without a theme, the service's official default style: font, label colour,
  * category palette) on a transparent background. A spec's own `config` wins over it.
  */
-export function baseConfig(): Record<string, unknown> {
-  return { background: 'transparent', ...defaultChartConfig() };
+export function baseConfig(theme?: ChartTheme): Record<string, unknown> {
+  return theme ? themeConfig(theme) : { ...themeConfig(), ...defaultChartConfig(), background: 'transparent' };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,6 +295,8 @@ export function loadVega(): Promise<LoadedVega> {
     ([embedModule, interpreterModule]) => {
       const vega = embedModule.vega as unknown as VegaModule;
       registerSafeRenderer(vega);
+      // The theme's number format type (`numberFormatType`): compact numbers, never `1e+6`.
+      vega.expressionFunction(COMPACT_FORMAT, (value: unknown, specifier: unknown) => compactNumber(value, specifier));
       return {
         embed: embedModule.default as unknown as EmbedFunction,
         expressionInterpreter: interpreterModule.expressionInterpreter as unknown as ExpressionInterpreter,
@@ -383,7 +363,7 @@ export async function embedChart(
     },
     // Our stylesheet styles the container; vega-embed's own style is an inline <style> a strict CSP may refuse.
     defaultStyle: false,
-    config: baseConfig(),
+    config: baseConfig(options.theme),
     hover: false,
     // Silent: specs written for Vega-Lite 5 log harmless warnings in 6. Errors are kept: Vega
     // logs a failed pulse (a transform past a limit) and resolves as if the chart were drawn.
