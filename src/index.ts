@@ -79,6 +79,9 @@ export type {
   StreamingMarkdownLabels,
 } from './components/markdown';
 export type { ResultColumn } from './core/result-data';
+// Values of query results as people read them (the result table's formatting, for views of your own).
+export { formatValue, describeColumn, humanizeName, columnTitle, pluralForm } from './core/format-value';
+export type { FormatColumn, ValueFormat, TemporalGranularity, PluralForms } from './core/format-value';
 export { useAgentChat } from './react';
 export type { UseAgentChatOptions, UseAgentChatResult } from './react';
 

@@ -30,7 +30,21 @@ export interface FormatColumn extends ResultColumn {
 }
 
 /** Words kept in capitals when a name is humanised. */
-const ACRONYMS = new Set(['id', 'ids', 'url', 'sql', 'api', 'usd', 'eur', 'gbp', 'kpi', 'aov', 'utc', 'iso', 'sku']);
+const ACRONYMS = /*#__PURE__*/ new Set([
+  'id',
+  'ids',
+  'url',
+  'sql',
+  'api',
+  'usd',
+  'eur',
+  'gbp',
+  'kpi',
+  'aov',
+  'utc',
+  'iso',
+  'sku',
+]);
 
 /**
  * A column or member name as a title: `total_revenue` is "Total revenue", `orders.created_at`
@@ -58,7 +72,7 @@ export function columnTitle(column: Pick<FormatColumn, 'name' | 'title'>): strin
   return column.title?.trim() ? column.title : humanizeName(column.name);
 }
 
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.PluralRules>();
+const formatters = /*#__PURE__*/ new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.PluralRules>();
 
 /** One formatter per locale and options: building an `Intl` formatter costs far more than using it. */
 function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.PluralRules>(key: string, make: () => T): T {

@@ -293,7 +293,3 @@ export type {
   SqlChunk,
   DataClient,
 } from './data-client';
-
-// Values of query results, as people read them
-export { formatValue, describeColumn, humanizeName, columnTitle, pluralForm } from './format-value';
-export type { FormatColumn, ValueFormat, TemporalGranularity, PluralForms } from './format-value';

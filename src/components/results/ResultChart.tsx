@@ -1,10 +1,20 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { toChartRecords, type ResultColumn } from '../../core/result-data';
-import { ChartLimitError, resolveChartLimits, type ChartLimits } from './chart-limits';
+import { resolveChartLimits, type ChartLimits } from './chart-limits';
+import { parseVegaLiteSpec, type ChartProblem } from './spec';
 import { ErrorCard } from './ErrorCard';
 import { fill, resolveLabels, type SqlToolLabels } from './labels';
 import { useChartTheme } from './use-chart-theme';
-import { ChartLibrariesUnavailable, embedChart, parseVegaLiteSpec, prepareSpec, type ChartProblem } from './vega';
+
+/** The drawing half (`vega.ts`, with the spec's sanitizer, guards and theme): a chunk loaded when a chart mounts. */
+const loadChartRuntime = () =>
+  import('./vega').catch((cause: unknown) => {
+    const error = new Error(
+      `the chart code could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    error.name = 'ChartLibrariesUnavailable';
+    throw error;
+  });
 
 /** Props of {@link ResultChart}. */
 export interface ResultChartProps {
@@ -54,8 +64,10 @@ function specTitle(spec: unknown): string | undefined {
 /** Why drawing failed, as the error card says it. */
 function toProblem(error: unknown): ChartProblem {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof ChartLimitError) return { kind: 'limit', message };
-  return { kind: error instanceof ChartLibrariesUnavailable ? 'unavailable' : 'spec', message };
+  // Both classes live in the chunk loaded on demand: known by their names.
+  const name = error instanceof Error ? error.name : '';
+  const kind = name === 'ChartLimitError' ? 'limit' : name === 'ChartLibrariesUnavailable' ? 'unavailable' : 'spec';
+  return { kind, message };
 }
 
 function problemText(problem: ChartProblem, labels: SqlToolLabels): string {
@@ -122,19 +134,21 @@ export function ResultChart(props: ResultChartProps): ReactNode {
     setState({ status: 'loading' });
     // Sanitized and checked against the limits first (a throw there rejects like a failed draw):
     // a chart past a limit shows its error card without Vega ever seeing it.
-    new Promise<Record<string, unknown>>((resolve) =>
-      resolve(
-        prepareSpec(parsed.spec, records.records, {
-          description,
-          theme,
-          limits,
-          columns: columns.map((column) => column.name),
-          width: element.clientWidth || undefined,
-          showTitle,
-        }),
-      ),
-    )
-      .then((prepared) => embedChart(element, prepared, { theme, limits, signal: controller.signal }))
+    loadChartRuntime()
+      .then(({ prepareSpec, embedChart }) =>
+        embedChart(
+          element,
+          prepareSpec(parsed.spec, records.records, {
+            description,
+            theme,
+            limits,
+            columns: columns.map((column) => column.name),
+            width: element.clientWidth || undefined,
+            showTitle,
+          }),
+          { theme, limits, signal: controller.signal },
+        ),
+      )
       .then(
         (done) => {
           if (cancelled) done();

@@ -53,7 +53,7 @@ export interface ResultTableProps {
  * locale without ISO notation (a month column reads "Jan 2025"), SQL `NULL` marked, a header row
  * that stays in view while the body scrolls, and a footer that counts with the locale's plural
  * rules ("1 row", "Showing 100 of 1,234 rows"). Formatting is `formatValue` of
- * `@service/react/core`. The scrolling region is focusable, so keyboards can scroll it.
+ * `@service/react`. The scrolling region is focusable, so keyboards can scroll it.
  */
 export function ResultTable(props: ResultTableProps): ReactNode {
   const { table, className, children, locale, columnFormats } = props;

@@ -14,6 +14,7 @@ import { ErrorCard } from './ErrorCard';
 import { fill, resolveLabels, type SqlToolLabels } from './labels';
 import { ResultChart } from './ResultChart';
 import { ResultTable } from './ResultTable';
+import { useSqlSegments } from './sql-highlight';
 import { useLoadAll } from './use-load-all';
 
 /** Props of {@link SqlToolView}. */
@@ -69,11 +70,16 @@ function specHasTitle(spec: string, title: string): boolean {
   }
 }
 
-/** The SQL, collapsible, with a copy button (`data-part="sql"`). */
-function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): ReactNode {
+/**
+ * The SQL, collapsible, with a copy button (`data-part="sql"`). Highlighted once it is complete
+ * and shown: the tokenizer loads on first open (`sql-highlight.ts`); until then it reads plain.
+ */
+function SqlBlock({ sql, complete, labels }: { sql: string; complete: boolean; labels: SqlToolLabels }): ReactNode {
   const [copied, setCopied] = useState(false);
+  const [open, setOpen] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  const segments = useSqlSegments(sql, complete && open);
   const copy = () => {
     void navigator.clipboard?.writeText(sql).then(
       () => {
@@ -85,7 +91,11 @@ function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): Reac
     );
   };
   return (
-    <details className="service-result-sql" data-part="sql">
+    <details
+      className="service-result-sql"
+      data-part="sql"
+      onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}
+    >
       <summary>{labels.sql}</summary>
       <div className="service-result-sql__body">
         <button
@@ -97,7 +107,19 @@ function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): Reac
           {copied ? labels.copied : labels.copySql}
         </button>
         <pre>
-          <code>{sql}</code>
+          <code data-state={segments ? 'highlighted' : 'plain'}>
+            {segments
+              ? segments.map((segment, index) =>
+                  segment.name === 'whitespace' || segment.name === 'identifier' ? (
+                    segment.content
+                  ) : (
+                    <span key={index} className={`service-sql-${segment.name}`}>
+                      {segment.content}
+                    </span>
+                  ),
+                )
+              : sql}
+          </code>
         </pre>
       </div>
     </details>
@@ -243,7 +265,7 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
         <p className="service-result-sql-tool__title">{title}</p>
         {description ? <p className="service-result-sql-tool__description">{description}</p> : null}
       </div>
-      {sql ? <SqlBlock sql={sql} labels={labels} /> : null}
+      {sql ? <SqlBlock sql={sql} complete={call.status !== 'running'} labels={labels} /> : null}
       {call.status === 'running' ? (
         <>
           <div className="service-result-sql-tool__running" role="status" data-state="running">

@@ -18,7 +18,8 @@
  *
  * @module
  */
-import { ChartLimitError, type ChartLimits } from './chart-limits';
+import { ChartLimitError } from './chart-limit-error';
+import type { ChartLimits } from './chart-limits';
 import { isPlainColor, safeGradient } from './chart-sanitize';
 
 /** The renderer type every chart is drawn with. */
@@ -38,7 +39,7 @@ export interface VegaModule {
 }
 
 const CURSOR = /^[a-z-]+$/i;
-const safeColors = new Set<string>();
+const safeColors = /*#__PURE__*/ new Set<string>();
 
 /** True when a colour the renderer is about to write cannot make a request. */
 function safeColor(value: unknown): boolean {

@@ -48,10 +48,15 @@ export interface ChartLimits {
   maxBins: number;
 }
 
+/** Longest `vegaSpec` text drawn by default (`DEFAULT_CHART_LIMITS.maxSpecLength`). */
+export const MAX_SPEC_LENGTH = 1_000_000;
+/** Deepest nesting of a spec drawn by default (`DEFAULT_CHART_LIMITS.maxSpecDepth`). */
+export const MAX_SPEC_DEPTH = 64;
+
 /** The defaults of {@link ChartLimits}. */
 export const DEFAULT_CHART_LIMITS: Readonly<ChartLimits> = /*#__PURE__*/ Object.freeze({
-  maxSpecLength: 1_000_000,
-  maxSpecDepth: 64,
+  maxSpecLength: MAX_SPEC_LENGTH,
+  maxSpecDepth: MAX_SPEC_DEPTH,
   maxRows: 10_000,
   maxGeneratedValues: 100_000,
   maxStringLength: 100_000,
@@ -69,16 +74,4 @@ export function resolveChartLimits(limits: Partial<ChartLimits> | undefined): Ch
     if (typeof value === 'number' && value > 0) resolved[key] = value;
   }
   return resolved;
-}
-
-/** A chart past one of its {@link ChartLimits}. */
-export class ChartLimitError extends Error {
-  /** Which limit. */
-  readonly limit: keyof ChartLimits;
-
-  constructor(limit: keyof ChartLimits, message: string) {
-    super(message);
-    this.name = 'ChartLimitError';
-    this.limit = limit;
-  }
 }

@@ -19,7 +19,8 @@
  *
  * @module
  */
-import { ChartLimitError, type ChartLimits } from './chart-limits';
+import { ChartLimitError } from './chart-limit-error';
+import type { ChartLimits } from './chart-limits';
 import type { ChartValue } from '../../core/result-data';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -70,29 +71,29 @@ function colorValue(value: Json): Json | undefined {
   return safeGradient(value);
 }
 
-const COLOR_KEYS = new Set(['fill', 'stroke', 'color', 'background']);
-const COLOR_CHANNELS = new Set(['color', 'fill', 'stroke']);
+const COLOR_KEYS = /*#__PURE__*/ new Set(['fill', 'stroke', 'color', 'background']);
+const COLOR_CHANNELS = /*#__PURE__*/ new Set(['color', 'fill', 'stroke']);
 const isColorKey = (key: string) => COLOR_KEYS.has(key) || /[a-z]Color$/.test(key);
 /** Ranges of `config.range` that hold colours. */
-const COLOR_RANGES = new Set(['category', 'ordinal', 'ramp', 'heatmap', 'diverging']);
+const COLOR_RANGES = /*#__PURE__*/ new Set(['category', 'ordinal', 'ramp', 'heatmap', 'diverging']);
 /** Keys that carry URLs or free-form data no chart needs. */
-const DROPPED_KEYS = new Set(['href', 'url', 'locale']);
+const DROPPED_KEYS = /*#__PURE__*/ new Set(['href', 'url', 'locale']);
 /** Formatting hooks that would call expression functions by name; the chart's theme sets its own. */
-const FORMAT_TYPE_KEYS = new Set([
+const FORMAT_TYPE_KEYS = /*#__PURE__*/ new Set([
   'formatType',
   'customFormatTypes',
   'numberFormatType',
   'normalizedNumberFormatType',
   'timeFormatType',
 ]);
-const FORMAT_KEYS = new Set(['format', 'numberFormat', 'normalizedNumberFormat', 'timeFormat']);
+const FORMAT_KEYS = /*#__PURE__*/ new Set(['format', 'numberFormat', 'normalizedNumberFormat', 'timeFormat']);
 /** Signals every Vega view has: a parameter of the same name would take them over (`cursor`: an image URL). */
-const RESERVED_PARAMS = new Set(['cursor', 'background', 'width', 'height', 'padding', 'autosize']);
+const RESERVED_PARAMS = /*#__PURE__*/ new Set(['cursor', 'background', 'width', 'height', 'padding', 'autosize']);
 /** Keys whose numbers are pixels: capped at `maxSize`. */
 const SIZE_KEY = /(?:^|[a-z])(?:width|height|padding|offset|step|radius|fontsize|limit)$/i;
 /** Objects whose `step` is in data units, not pixels. */
-const DATA_STEP_PARENTS = new Set(['bin', 'keyvals', 'sequence', 'timeUnit']);
-const DENSITY_STEP_KEYS = new Set(['steps', 'minsteps', 'maxsteps']);
+const DATA_STEP_PARENTS = /*#__PURE__*/ new Set(['bin', 'keyvals', 'sequence', 'timeUnit']);
+const DENSITY_STEP_KEYS = /*#__PURE__*/ new Set(['steps', 'minsteps', 'maxsteps']);
 const MAX_FORMAT_WIDTH = /\d{4,}/;
 
 /** What the walk knows about the rows: per column, the numbers' extent, for bins with fixed steps. */

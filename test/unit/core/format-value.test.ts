@@ -6,7 +6,7 @@ import {
   humanizeName,
   pluralForm,
   type FormatColumn,
-} from '../../../src/core';
+} from '../../../src';
 
 const column = (type: string, values: unknown[], extra: Partial<FormatColumn> = {}): FormatColumn =>
   describeColumn({ name: 'c', type, ...extra }, values);

@@ -401,3 +401,25 @@ describe('ResultTable counts', () => {
     expect(screen.getByText('2 rows')).toBeTruthy();
   });
 });
+
+describe('the SQL block', () => {
+  it('highlights complete SQL with classes once opened, and leaves running SQL plain', async () => {
+    const { container, rerender } = render(<SqlToolView call={sqlToolCall('revenueByMonth', 'running')} />);
+    const details = part(container, 'sql') as HTMLDetailsElement;
+    details.open = true;
+    fireEvent(details, new Event('toggle'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Running: the SQL may still be written, it stays plain text.
+    expect(details.querySelector('code')!.dataset.state).toBe('plain');
+    rerender(<SqlToolView call={sqlToolCall('revenueByMonth')} />);
+    const code = part(container, 'sql').querySelector('code')!;
+    await waitFor(() => expect(code.dataset.state).toBe('highlighted'));
+    expect([...code.querySelectorAll('.service-sql-keyword')].map((span) => span.textContent)).toEqual(
+      expect.arrayContaining(['SELECT', 'AS', 'FROM']),
+    );
+    expect(code.querySelector('.service-sql-function')?.textContent).toBe('DATE_TRUNC');
+    // The text is the SQL, unchanged; no element carries a style attribute.
+    expect(code.textContent).toBe(JSON.parse(sqlWire('revenueByMonth').input!).sqlQuery);
+    expect(code.querySelector('[style]')).toBeNull();
+  });
+});
