@@ -11,8 +11,8 @@ import type { ServiceMetaResult } from '../../core/protocol/tools';
 /** Per column name, what the views should know about it. */
 export type ColumnFormats = Record<string, Partial<Omit<FormatColumn, 'name' | 'type'>>>;
 
-/** `MEASURE(view.member) AS alias` or `view.member AS alias`. */
-const ALIAS = /(?:MEASURE\s*\(\s*)?\b([A-Za-z_]\w*\.[A-Za-z_]\w*)\s*\)?\s+AS\s+"?([A-Za-z_]\w*)"?/gi;
+/** `MEASURE(view.member) AS alias`, `ROUND(MEASURE(view.member), 2) AS alias` or `view.member AS alias`. */
+const ALIAS = /\b([A-Za-z_]\w*\.[A-Za-z_]\w*)\s*\)*(?:\s*,\s*\d+\s*\))?\s+AS\s+"?([A-Za-z_]\w*)"?/gi;
 
 /**
  * Titles of columns from `serviceMeta` results: a column named like a member (`orders.status` or

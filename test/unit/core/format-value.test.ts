@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  columnTitle,
-  describeColumn,
-  formatValue,
-  humanizeName,
-  pluralForm,
-  type FormatColumn,
-} from '../../../src';
+import { columnTitle, describeColumn, formatValue, humanizeName, pluralForm, type FormatColumn } from '../../../src';
 
 const column = (type: string, values: unknown[], extra: Partial<FormatColumn> = {}): FormatColumn =>
   describeColumn({ name: 'c', type, ...extra }, values);
