@@ -68,6 +68,7 @@ export type {
   ResultChartProps,
   SqlToolLabels,
   ChartLimits,
+  ColumnFormats,
 } from './components/results';
 
 export { StreamingMarkdown, DEFAULT_MARKDOWN_LABELS, DEFAULT_MARKDOWN_LIMITS } from './components/markdown';

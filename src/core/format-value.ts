@@ -229,7 +229,10 @@ export function describeColumn(column: FormatColumn, values: Iterable<unknown>):
 }
 
 /** A label in one form per plural category (`one`, `other`, ...), `other` required. */
-export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & {
+  /** The form for every count no other category covers. */
+  other: string;
+};
 
 /** The form of `forms` that `count` takes in `locale` (a plain string is every form). */
 export function pluralForm(forms: string | PluralForms, count: number, locale?: string): string {

@@ -406,9 +406,9 @@ export function sanitizeSpec(spec: JsonObject, rows: ChartRows, limits: ChartLim
       return extents.get(field);
     },
   };
-  const clean = sanitizeObject(spec, '', walk);
-  const views = countViews(clean, rows, limits);
+  // Counted before the walk: a spec of thousands of views is refused without copying them.
+  const views = countViews(spec, rows, limits);
   if (views > limits.maxViews)
     throw new ChartLimitError('maxViews', `the chart draws more than ${limits.maxViews} views`);
-  return clean;
+  return sanitizeObject(spec, '', walk);
 }

@@ -6,6 +6,7 @@
  */
 export { SqlToolView } from './SqlToolView';
 export type { SqlToolViewProps } from './SqlToolView';
+export type { ColumnFormats } from './column-hints';
 export { ResultTable, DEFAULT_MAX_TABLE_ROWS } from './ResultTable';
 export type { ResultTableProps } from './ResultTable';
 export { ResultChart } from './ResultChart';
