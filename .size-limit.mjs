@@ -61,7 +61,7 @@ export default [
     path: 'dist/index.js',
     import: '{ StreamingMarkdown }',
     ignore: ['react', 'react-dom', 'sql-highlight', '../_lazy/*'],
-    limit: '36.05 kB',
+    limit: '36 kB',
     gzip: true,
   },
   {
