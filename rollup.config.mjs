@@ -97,7 +97,9 @@ const code = (format, extension) => ({
     dir: 'dist',
     format,
     entryFileNames: `[name].${extension}`,
-    chunkFileNames: `_chunks/[name]-[hash].${extension}`,
+    // Chunks loaded with import() (the chart runtime) in a folder of their own, so size budgets
+    // can tell code loaded on demand from code every import pulls in.
+    chunkFileNames: (chunk) => `${chunk.isDynamicEntry ? '_lazy' : '_chunks'}/[name]-[hash].${extension}`,
     banner,
     sourcemap: true,
     // Named exports only, so `require('@service/react/core').createChatClient` works.

@@ -14,6 +14,8 @@ import {
   mintClockedSession,
   mintEmbedSession,
   signDataToken,
+  startRequestLog,
+  stopRequestLog,
 } from './test/browser/commands.ts';
 
 /**
@@ -76,6 +78,8 @@ const browserCommands = {
   advanceEmulatorClock,
   inspectEmbedFrame,
   signDataToken,
+  startRequestLog,
+  stopRequestLog,
 };
 
 // A fresh clone has no generated page script (the package has no install script that would make

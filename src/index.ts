@@ -60,8 +60,16 @@ export {
   ResultChart,
   DEFAULT_SQL_TOOL_LABELS,
   DEFAULT_MAX_TABLE_ROWS,
+  DEFAULT_CHART_LIMITS,
 } from './components/results';
-export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabels } from './components/results';
+export type {
+  SqlToolViewProps,
+  ResultTableProps,
+  ResultChartProps,
+  SqlToolLabels,
+  ChartLimits,
+  ColumnFormats,
+} from './components/results';
 
 export { StreamingMarkdown, DEFAULT_MARKDOWN_LABELS, DEFAULT_MARKDOWN_LIMITS } from './components/markdown';
 export type { StreamingMarkdownProps } from './components/markdown';
@@ -72,6 +80,9 @@ export type {
   StreamingMarkdownLabels,
 } from './components/markdown';
 export type { ResultColumn } from './core/result-data';
+// Values of query results as people read them (the result table's formatting, for views of your own).
+export { formatValue, describeColumn, humanizeName, columnTitle, pluralForm } from './core/format-value';
+export type { FormatColumn, ValueFormat, TemporalGranularity, PluralForms } from './core/format-value';
 export { useAgentChat } from './react';
 export type { UseAgentChatOptions, UseAgentChatResult } from './react';
 

@@ -12,6 +12,9 @@
  * - `emulateColorScheme(scheme)`: what the operating system prefers (`prefers-color-scheme`), for
  *   the page and every frame in it, through Playwright.
  * - `auditFrameAccessibility(urlPart)`: axe-core's WCAG 2 A/AA audit of a cross-origin frame.
+ * - `startRequestLog()` / `stopRequestLog()`: every request the browser sends from the test page
+ *   (any frame, any resource type) in between, from Playwright's `request` events: what the
+ *   page's own APIs (resource timing, CSP reports) may not see.
  *
  * The emulator is found through a registry on `globalThis` that `global-setup.ts` fills: the
  * config (which imports this file) and the global setup are loaded as separate module graphs of
@@ -20,7 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserCommand } from 'vitest/node';
-import type { Frame, Page } from 'playwright';
+import type { Frame, Page, Request } from 'playwright';
 import type { EmulatorContext, ManualClock, SignDeploymentTokenOptions } from '../../src/emulator';
 import { createSessionHandler } from '../../src/server/index.ts';
 
@@ -193,6 +196,46 @@ export const emulateColorScheme: BrowserCommand<[scheme: 'light' | 'dark']> = as
   await context.page.emulateMedia({ colorScheme: scheme });
 };
 
+/** A request the browser sent while a request log was open. */
+export interface LoggedRequest {
+  url: string;
+  method: string;
+  resourceType: string;
+  /** The URL of the frame that sent it. */
+  frame: string;
+}
+
+/** Open request logs, by browser session (each test file has its own page). */
+const requestLogs = new Map<string, { page: Page; listener: (request: Request) => void; requests: LoggedRequest[] }>();
+
+/** Starts logging every request the test page sends (replacing a log this session left open). */
+export const startRequestLog: BrowserCommand<[]> = async (context) => {
+  if (context.provider.name !== 'playwright') throw new Error('startRequestLog needs the playwright provider');
+  const previous = requestLogs.get(context.sessionId);
+  previous?.page.off('request', previous.listener);
+  const requests: LoggedRequest[] = [];
+  const listener = (request: Request) => {
+    let frame = '';
+    try {
+      frame = request.frame().url();
+    } catch {
+      // A service worker's request has no frame.
+    }
+    requests.push({ url: request.url(), method: request.method(), resourceType: request.resourceType(), frame });
+  };
+  context.page.on('request', listener);
+  requestLogs.set(context.sessionId, { page: context.page, listener, requests });
+};
+
+/** Stops the session's request log and resolves with what it saw. */
+export const stopRequestLog: BrowserCommand<[]> = async (context) => {
+  const log = requestLogs.get(context.sessionId);
+  if (!log) throw new Error('no request log is open: call startRequestLog first');
+  log.page.off('request', log.listener);
+  requestLogs.delete(context.sessionId);
+  return log.requests;
+};
+
 /** One rule axe found broken, with the elements that break it. */
 export interface AxeViolation {
   id: string;
@@ -245,5 +288,7 @@ declare module 'vitest/browser' {
     mintClockedSession: (request: Record<string, unknown>) => Promise<string>;
     advanceEmulatorClock: (milliseconds: number) => Promise<void>;
     inspectEmbedFrame: (urlPart: string) => Promise<EmbedFrameView>;
+    startRequestLog: () => Promise<void>;
+    stopRequestLog: () => Promise<LoggedRequest[]>;
   }
 }

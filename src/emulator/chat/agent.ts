@@ -278,7 +278,7 @@ function revenueByMonthPlan(range: DateRange): SqlPlan {
       vegaSpec: vegaSpec('Revenue by month', {
         mark: { type: 'line', point: true },
         encoding: {
-          x: { field: 'month', type: 'temporal', title: 'Month', axis: { format: '%b %Y' } },
+          x: { field: 'month', type: 'temporal', title: 'Month', axis: { format: '%b %Y', tickCount: 'month' } },
           y: { field: 'revenue', type: 'quantitative', title: 'Revenue (USD)', axis: { format: '$,.0f' } },
           tooltip: [
             { field: 'month', type: 'temporal', title: 'Month', format: '%B %Y' },
