@@ -357,7 +357,8 @@ export function workbookBySlugPath(deploymentId: number, slug: string): string {
 // Validators
 // ---------------------------------------------------------------------------------------------
 
-function objectWith<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
+/** @internal A plain object (not an array, not null) whose known fields are checked; others pass through. */
+export function objectWith<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
   return v.pipe(v.custom<Record<string, unknown>>(isRecord, message), v.looseObject(entries, message));
 }
 
@@ -652,9 +653,18 @@ const WorkbookSchema = objectWith(
   'must be an object (a workbook)',
 );
 
-function validateWith<T>(schema: v.GenericSchema<unknown, T>, input: unknown, root: string): ValidationResult<T> {
+/**
+ * @internal The one way a protocol schema checks an input: every issue at once, each problem
+ * starting with its field path below `root` (the whole input is named `root`, or `fallback`).
+ */
+export function validateWith<T>(
+  schema: v.GenericSchema<unknown, T>,
+  input: unknown,
+  root: string,
+  fallback: string = root,
+): ValidationResult<T> {
   const parsed = v.safeParse(schema, input, { abortEarly: false });
-  if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.issues, { root, fallback: root }) };
+  if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.issues, { root, fallback }) };
   return { ok: true, value: parsed.output };
 }
 
