@@ -112,18 +112,26 @@ describe('5 authentication of the management API', () => {
   });
 
   it("4.6 deployments list: { items } of the key's deployments, limited by first", async () => {
+    const deployment = (id: number, name: string) => ({
+      id,
+      name,
+      cloudProvider: 'aws',
+      creationMethod: 'git',
+      deployMode: 'git',
+      regionId: 'aws-us-east-1',
+      repository: null,
+      createdAt: '2026-03-01T12:00:00.000Z',
+      updatedAt: '2026-03-01T12:00:00.000Z',
+    });
     const all = await call('/api/v1/deployments/');
     expect(all.status).toBe(200);
     expect(all.body).toEqual({
-      items: [
-        { id: 1, name: 'Acme Commerce' },
-        { id: 2, name: 'Acme Commerce (staging)' },
-      ],
+      items: [deployment(1, 'Acme Commerce'), deployment(2, 'Acme Commerce (staging)')],
     });
     expect((await call('/api/v1/deployments/', { authorization: scoped })).body).toEqual({
-      items: [{ id: 1, name: 'Acme Commerce' }],
+      items: [deployment(1, 'Acme Commerce')],
     });
-    expect((await call('/api/v1/deployments?first=1')).body).toEqual({ items: [{ id: 1, name: 'Acme Commerce' }] });
+    expect((await call('/api/v1/deployments?first=1')).body).toEqual({ items: [deployment(1, 'Acme Commerce')] });
     expect((await call('/api/v1/deployments/', { authorization: personal })).status).toBe(200);
     expect((await call('/api/v1/deployments/?first=0')).status).toBe(400);
   });
@@ -505,6 +513,9 @@ describe('4.6 / behaviour 4 cursor-paginated lists', () => {
       updatedAt: '2025-01-06T09:00:00.000Z',
       lastViewedAt: null,
       type: 'REPORT',
+      externalWorkbookId: null,
+      resultLocation: null,
+      endResultCell: null,
     });
     expect((await call('/api/v1/deployments/1/reports?sortBy=size')).status).toBe(400);
     expect((await call('/api/v1/deployments/1/reports?folderId=x')).status).toBe(400);
