@@ -14,7 +14,7 @@
 import * as v from 'valibot';
 import type { UserAttribute } from './session';
 import { isRecord, type ValidationResult } from './shared';
-import { WORKBOOK_TYPES, objectWith, validateWith, type Dashboard, type WorkbookType } from './workbook';
+import { WORKBOOK_TYPES, deferred, objectWith, validateWith, type Dashboard, type WorkbookType } from './workbook';
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
@@ -31,14 +31,11 @@ export const filledString = (message: string) =>
     v.check((text) => text.trim() !== '', message),
   );
 
-const optionalString = v.optional(v.string('must be a string'));
-const nullishString = v.nullish(v.string('must be a string or null'));
+const optionalString = () => v.optional(v.string('must be a string'));
+const nullishString = () => v.nullish(v.string('must be a string or null'));
 const optionalRecord = (message: string) => v.nullish(v.custom<Record<string, unknown>>(isRecord, message));
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   v.picklist(values, `must be one of ${values.join(', ')}`);
-
-/** @internal An object body: `message` when it is not one. */
-export const body = objectWith;
 
 /** @internal {@link validateWith} for a request body, its problems named from the body's fields. */
 export function validateBody<T>(schema: v.GenericSchema<unknown, T>, input: unknown): ValidationResult<T> {
@@ -95,12 +92,14 @@ export interface WorkspaceItemRef {
   id: number;
 }
 
-const WorkspaceItemsSchema = v.pipe(
-  v.array(
-    objectWith({ type: oneOf(WORKSPACE_ITEM_TYPES), id: positiveId() }, 'must be an object { type, id }'),
-    'must be an array of { type, id }',
+const WorkspaceItemsSchema = /*#__PURE__*/ deferred(() =>
+  v.pipe(
+    v.array(
+      objectWith({ type: oneOf(WORKSPACE_ITEM_TYPES), id: positiveId() }, 'must be an object { type, id }'),
+      'must be an array of { type, id }',
+    ),
+    v.minLength(1, 'must name at least one item'),
   ),
-  v.minLength(1, 'must name at least one item'),
 );
 
 /** Body of `workspace/bulk-delete` (§4.6). */
@@ -211,9 +210,9 @@ export function validateReportInput(input: unknown): ValidationResult<ReportInpu
   return validateBody(
     objectWith(
       {
-        name: nullishString,
+        name: nullishString(),
         folderId: v.nullish(positiveId('must be a folder id or null')),
-        sqlQuery: nullishString,
+        sqlQuery: nullishString(),
         publicId: v.optional(filledString('must be a non-empty string')),
       },
       'must be an object { name?, folderId?, sqlQuery?, publicId? }',
@@ -239,8 +238,8 @@ export function validateConnectWorkbookInput(input: unknown): ValidationResult<C
     objectWith(
       {
         externalWorkbookId: filledString('must be a non-empty string, the id of the external workbook'),
-        resultLocation: optionalString,
-        endResultCell: optionalString,
+        resultLocation: optionalString(),
+        endResultCell: optionalString(),
       },
       'must be an object { externalWorkbookId, resultLocation?, endResultCell? }',
     ),
@@ -280,7 +279,7 @@ export function validateAiWidgetThreadInput(input: unknown): ValidationResult<Ai
       {
         threadId: filledString('must be a non-empty string, the chat thread id'),
         widgetId: filledString('must be a non-empty string, the id of the AI widget'),
-        checksum: optionalString,
+        checksum: optionalString(),
       },
       'must be an object { threadId, widgetId, checksum? }',
     ),
@@ -312,7 +311,7 @@ export interface WorkbookEmbedAccessInput {
 export function validateEmbedAccessInput(input: unknown): ValidationResult<WorkbookEmbedAccessInput> {
   return validateBody(
     objectWith(
-      { action: oneOf(EMBED_ACCESS_ACTIONS), embedTenantName: nullishString },
+      { action: oneOf(EMBED_ACCESS_ACTIONS), embedTenantName: nullishString() },
       'must be an object { action: "read" | "none", embedTenantName? }',
     ),
     input,
@@ -412,22 +411,27 @@ export interface Notification extends NotificationFields {
   dashboardPublicId?: string;
 }
 
-const RecipientSchema = v.union(
-  [
-    v.looseObject({ userId: positiveId() }),
-    v.looseObject({ email: filledString('must be an email address') }),
-    v.looseObject({ embedTenantName: filledString('must be a string'), externalId: filledString('must be a string') }),
-  ],
-  'must be { userId }, { email } or { embedTenantName, externalId }',
+const RecipientSchema = /*#__PURE__*/ deferred(() =>
+  v.union(
+    [
+      v.looseObject({ userId: positiveId() }),
+      v.looseObject({ email: filledString('must be an email address') }),
+      v.looseObject({
+        embedTenantName: filledString('must be a string'),
+        externalId: filledString('must be a string'),
+      }),
+    ],
+    'must be { userId }, { email } or { embedTenantName, externalId }',
+  ),
 );
 
-const notificationEntries = {
+const notificationEntries = () => ({
   dashboardId: v.optional(positiveId('must be a dashboard id')),
   dashboardPublicId: v.optional(filledString('must be a non-empty string, the public id of a dashboard')),
-  name: optionalString,
+  name: optionalString(),
   schedule: v.optional(
     objectWith(
-      { cron: filledString('must be a cron expression such as "0 8 * * 1"'), timezone: optionalString },
+      { cron: filledString('must be a cron expression such as "0 8 * * 1"'), timezone: optionalString() },
       'must be an object { cron, timezone? }',
     ),
   ),
@@ -439,7 +443,7 @@ const notificationEntries = {
       v.record(v.string(), v.string('must be a granularity such as "month"')),
     ),
   ),
-};
+});
 
 const dashboardCount = (input: { dashboardId?: unknown; dashboardPublicId?: unknown }) =>
   Number(input.dashboardId !== undefined) + Number(input.dashboardPublicId !== undefined);
@@ -448,7 +452,7 @@ const dashboardCount = (input: { dashboardId?: unknown; dashboardPublicId?: unkn
 export function validateNotificationInput(input: unknown): ValidationResult<NotificationInput> {
   return validateBody(
     v.pipe(
-      objectWith(notificationEntries, 'must be an object { dashboardId | dashboardPublicId, ... }'),
+      objectWith(notificationEntries(), 'must be an object { dashboardId | dashboardPublicId, ... }'),
       v.forward(
         v.check((value) => dashboardCount(value) === 1, 'give exactly one of dashboardId or dashboardPublicId'),
         ['dashboardId'],
@@ -462,7 +466,7 @@ export function validateNotificationInput(input: unknown): ValidationResult<Noti
 export function validateNotificationPatch(input: unknown): ValidationResult<NotificationPatch> {
   return validateBody(
     v.pipe(
-      objectWith(notificationEntries, 'must be an object of the fields to change'),
+      objectWith(notificationEntries(), 'must be an object of the fields to change'),
       v.forward(
         v.check((value) => dashboardCount(value) < 2, 'give at most one of dashboardId or dashboardPublicId'),
         ['dashboardId'],
@@ -564,9 +568,9 @@ export function validateUserInput(input: unknown): ValidationResult<UserInput> {
     objectWith(
       {
         email: filledString('must be a non-empty string, the email address'),
-        firstName: optionalString,
-        lastName: optionalString,
-        role: optionalString,
+        firstName: optionalString(),
+        lastName: optionalString(),
+        role: optionalString(),
       },
       'must be an object { email, firstName?, lastName?, role? }',
     ),
@@ -580,9 +584,9 @@ export function validateUserPatch(input: unknown): ValidationResult<UserPatch> {
     objectWith(
       {
         email: v.optional(filledString('must be a non-empty string, the email address')),
-        firstName: optionalString,
-        lastName: optionalString,
-        role: optionalString,
+        firstName: optionalString(),
+        lastName: optionalString(),
+        role: optionalString(),
       },
       'must be an object of the fields to change',
     ),
@@ -663,9 +667,9 @@ export type TenantUserAttributePatch = Partial<TenantUserAttributeInput>;
 const attributeEntries = (create: boolean) => ({
   name: create ? filledString('must be a non-empty string') : v.optional(filledString('must be a non-empty string')),
   type: create ? oneOf(USER_ATTRIBUTE_TYPES) : v.optional(oneOf(USER_ATTRIBUTE_TYPES)),
-  displayName: optionalString,
-  description: optionalString,
-  defaultValue: optionalString,
+  displayName: optionalString(),
+  description: optionalString(),
+  defaultValue: optionalString(),
 });
 
 /** Checks a user attribute to create (§4.6): a name and a type of {@link USER_ATTRIBUTE_TYPES}. */
@@ -689,16 +693,18 @@ export interface UserAttributeValues {
   values: UserAttribute[];
 }
 
-const AttributeValueSchema = v.union(
-  [
-    v.string(),
-    v.pipe(v.number(), v.finite()),
-    v.boolean(),
-    v.array(v.string()),
-    v.array(v.pipe(v.number(), v.finite())),
-    v.null(),
-  ],
-  'must be a string, a number, a boolean, an array of strings or of numbers, or null (which clears it)',
+const AttributeValueSchema = /*#__PURE__*/ deferred(() =>
+  v.union(
+    [
+      v.string(),
+      v.pipe(v.number(), v.finite()),
+      v.boolean(),
+      v.array(v.string()),
+      v.array(v.pipe(v.number(), v.finite())),
+      v.null(),
+    ],
+    'must be a string, a number, a boolean, an array of strings or of numbers, or null (which clears it)',
+  ),
 );
 
 /** Checks a values upsert (§4.6): a user id and `{ name, value }` entries, each name once. */

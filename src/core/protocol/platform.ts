@@ -13,9 +13,9 @@
  */
 import * as v from 'valibot';
 import { filledString, positiveId } from './management';
-import { objectWith } from './workbook';
+import { deferred, objectWith } from './workbook';
 
-const optionalString = v.optional(v.string('must be a string'));
+const optionalString = () => v.optional(v.string('must be a string'));
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   v.picklist(values, `must be one of ${values.join(', ')}`);
 
@@ -64,21 +64,25 @@ export interface DeploymentPatch {
 }
 
 /** @internal Schema of {@link DeploymentInput}: a name, and the deploy mode enum of §4.6. */
-export const DeploymentInputSchema = objectWith(
-  {
-    name: filledString('must be a non-empty string, the display name'),
-    cloudProvider: optionalString,
-    creationMethod: optionalString,
-    deployMode: v.optional(oneOf(DEPLOY_MODES)),
-    regionId: optionalString,
-  },
-  'must be an object { name, cloudProvider?, creationMethod?, deployMode?, regionId? }',
+export const DeploymentInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      name: filledString('must be a non-empty string, the display name'),
+      cloudProvider: optionalString(),
+      creationMethod: optionalString(),
+      deployMode: v.optional(oneOf(DEPLOY_MODES)),
+      regionId: optionalString(),
+    },
+    'must be an object { name, cloudProvider?, creationMethod?, deployMode?, regionId? }',
+  ),
 );
 
 /** @internal Schema of {@link DeploymentPatch}. */
-export const DeploymentPatchSchema = objectWith(
-  { name: v.optional(filledString('must be a non-empty string')) },
-  'must be an object of the fields to change',
+export const DeploymentPatchSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    { name: v.optional(filledString('must be a non-empty string')) },
+    'must be an object of the fields to change',
+  ),
 );
 
 /** Where a deployment's build stands (§4.6 `build-status`, for a branch). */
@@ -147,10 +151,12 @@ export interface LogFilters {
 }
 
 /** @internal Schema of {@link LogFilters}: the `source` enum of §4.6. */
-export const LogFiltersSchema = v.looseObject({
-  source: v.optional(oneOf(LOG_SOURCES)),
-  container: v.optional(filledString('must be a non-empty string, a container name')),
-});
+export const LogFiltersSchema = /*#__PURE__*/ deferred(() =>
+  v.looseObject({
+    source: v.optional(oneOf(LOG_SOURCES)),
+    container: v.optional(filledString('must be a non-empty string, a container name')),
+  }),
+);
 
 /** A log line of a deployment's container. */
 export interface LogEntry {
@@ -192,26 +198,28 @@ export interface EnvVarInput {
 }
 
 /** @internal Schema of the env-vars PUT body `{ envVars }`: each name once. */
-export const EnvVarsInputSchema = objectWith(
-  {
-    envVars: v.pipe(
-      v.array(
-        objectWith(
-          {
-            name: filledString('must be a non-empty string'),
-            value: v.nullable(v.string('must be a string, or null to remove the variable')),
-          },
-          'must be an object { name, value }',
+export const EnvVarsInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      envVars: v.pipe(
+        v.array(
+          objectWith(
+            {
+              name: filledString('must be a non-empty string'),
+              value: v.nullable(v.string('must be a string, or null to remove the variable')),
+            },
+            'must be an object { name, value }',
+          ),
+          'must be an array of { name, value }',
         ),
-        'must be an array of { name, value }',
+        v.check(
+          (envVars) => new Set(envVars.map((envVar) => envVar.name)).size === envVars.length,
+          'must name each variable once',
+        ),
       ),
-      v.check(
-        (envVars) => new Set(envVars.map((envVar) => envVar.name)).size === envVars.length,
-        'must name each variable once',
-      ),
-    ),
-  },
-  'must be an object { envVars }',
+    },
+    'must be an object { envVars }',
+  ),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -229,16 +237,18 @@ export function dataModelPathProblem(path: string): string | undefined {
   return undefined;
 }
 
-const DataModelPathSchema = v.pipe(
-  v.string('must be a string, a path such as model/cubes/orders.yml'),
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const problem = dataModelPathProblem(dataset.value);
-    if (problem !== undefined) addIssue({ message: problem });
-  }),
+const DataModelPathSchema = /*#__PURE__*/ deferred(() =>
+  v.pipe(
+    v.string('must be a string, a path such as model/cubes/orders.yml'),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const problem = dataModelPathProblem(dataset.value);
+      if (problem !== undefined) addIssue({ message: problem });
+    }),
+  ),
 );
 
-const branchName = filledString('must be a non-empty string, the branch name');
+const branchName = () => filledString('must be a non-empty string, the branch name');
 
 /** A file of a deployment's data model. */
 export interface DataModelFile {
@@ -265,21 +275,23 @@ export interface DataModelFilesInput {
 }
 
 /** @internal Schema of {@link DataModelFilesInput}. */
-export const DataModelFilesInputSchema = objectWith(
-  {
-    branchName,
-    files: v.pipe(
-      v.array(
-        objectWith(
-          { path: DataModelPathSchema, content: v.string('must be a string, the file contents') },
-          'must be an object { path, content }',
+export const DataModelFilesInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      branchName: branchName(),
+      files: v.pipe(
+        v.array(
+          objectWith(
+            { path: DataModelPathSchema, content: v.string('must be a string, the file contents') },
+            'must be an object { path, content }',
+          ),
+          'must be an array of { path, content }',
         ),
-        'must be an array of { path, content }',
+        v.minLength(1, 'must hold at least one file'),
       ),
-      v.minLength(1, 'must hold at least one file'),
-    ),
-  },
-  'must be an object { branchName, files }',
+    },
+    'must be an object { branchName, files }',
+  ),
 );
 
 /** Body of the files DELETE (§4.6). */
@@ -291,15 +303,17 @@ export interface DataModelFilesDelete {
 }
 
 /** @internal Schema of {@link DataModelFilesDelete}. */
-export const DataModelFilesDeleteSchema = objectWith(
-  {
-    branchName,
-    paths: v.pipe(
-      v.array(DataModelPathSchema, 'must be an array of paths'),
-      v.minLength(1, 'must name at least one file'),
-    ),
-  },
-  'must be an object { branchName, paths }',
+export const DataModelFilesDeleteSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      branchName: branchName(),
+      paths: v.pipe(
+        v.array(DataModelPathSchema, 'must be an array of paths'),
+        v.minLength(1, 'must name at least one file'),
+      ),
+    },
+    'must be an object { branchName, paths }',
+  ),
 );
 
 /** Body of `files/rename` (§4.6). */
@@ -316,18 +330,20 @@ export interface DataModelFilesRename {
 }
 
 /** @internal Schema of {@link DataModelFilesRename}. */
-export const DataModelFilesRenameSchema = objectWith(
-  {
-    branchName,
-    renames: v.pipe(
-      v.array(
-        objectWith({ from: DataModelPathSchema, to: DataModelPathSchema }, 'must be an object { from, to }'),
-        'must be an array of { from, to }',
+export const DataModelFilesRenameSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      branchName: branchName(),
+      renames: v.pipe(
+        v.array(
+          objectWith({ from: DataModelPathSchema, to: DataModelPathSchema }, 'must be an object { from, to }'),
+          'must be an array of { from, to }',
+        ),
+        v.minLength(1, 'must hold at least one rename'),
       ),
-      v.minLength(1, 'must hold at least one rename'),
-    ),
-  },
-  'must be an object { branchName, renames }',
+    },
+    'must be an object { branchName, renames }',
+  ),
 );
 
 /** A branch named in a body: dev mode, pull, merge to default, uploads, transform sync. */
@@ -337,12 +353,13 @@ export interface BranchRef {
 }
 
 /** @internal Schema of {@link BranchRef} (`transform-sync` takes `{ branchName }`, §4.6). */
-export const BranchRefSchema = objectWith({ branchName }, 'must be an object { branchName }');
+export const BranchRefSchema = /*#__PURE__*/ deferred(() =>
+  objectWith({ branchName: branchName() }, 'must be an object { branchName }'),
+);
 
 /** @internal Schema of the dev-mode body `{ branchName? }`: without a branch, the caller's own dev branch. */
-export const DevModeInputSchema = objectWith(
-  { branchName: v.optional(branchName) },
-  'must be an object { branchName? }',
+export const DevModeInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith({ branchName: v.optional(branchName()) }, 'must be an object { branchName? }'),
 );
 
 /** An upload in progress (`upload/start`). */
@@ -363,19 +380,20 @@ export interface DataModelUploadChunk {
 }
 
 /** @internal Schema of {@link DataModelUploadChunk}. */
-export const DataModelUploadChunkSchema = objectWith(
-  {
-    uploadId: filledString('must be the uploadId from upload/start'),
-    path: DataModelPathSchema,
-    content: v.string('must be a string, a piece of the file contents'),
-  },
-  'must be an object { uploadId, path, content }',
+export const DataModelUploadChunkSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      uploadId: filledString('must be the uploadId from upload/start'),
+      path: DataModelPathSchema,
+      content: v.string('must be a string, a piece of the file contents'),
+    },
+    'must be an object { uploadId, path, content }',
+  ),
 );
 
 /** @internal Schema of the `upload/finish` body `{ uploadId }`. */
-export const DataModelUploadFinishSchema = objectWith(
-  { uploadId: filledString('must be the uploadId from upload/start') },
-  'must be an object { uploadId }',
+export const DataModelUploadFinishSchema = /*#__PURE__*/ deferred(() =>
+  objectWith({ uploadId: filledString('must be the uploadId from upload/start') }, 'must be an object { uploadId }'),
 );
 
 /** A branch of a deployment's data model. */
@@ -402,9 +420,8 @@ export interface BranchInput {
 }
 
 /** @internal Schema of {@link BranchInput}. */
-export const BranchInputSchema = objectWith(
-  { name: branchName, from: v.optional(branchName) },
-  'must be an object { name, from? }',
+export const BranchInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith({ name: branchName(), from: v.optional(branchName()) }, 'must be an object { name, from? }'),
 );
 
 /** Body of `commit`. */
@@ -416,9 +433,11 @@ export interface CommitInput {
 }
 
 /** @internal Schema of {@link CommitInput}. */
-export const CommitInputSchema = objectWith(
-  { branchName, message: filledString('must be a non-empty string, the commit message') },
-  'must be an object { branchName, message }',
+export const CommitInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    { branchName: branchName(), message: filledString('must be a non-empty string, the commit message') },
+    'must be an object { branchName, message }',
+  ),
 );
 
 /** Body of `merge`. */
@@ -430,9 +449,11 @@ export interface MergeInput {
 }
 
 /** @internal Schema of {@link MergeInput}. */
-export const MergeInputSchema = objectWith(
-  { branchName, targetBranchName: branchName },
-  'must be an object { branchName, targetBranchName }',
+export const MergeInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    { branchName: branchName(), targetBranchName: branchName() },
+    'must be an object { branchName, targetBranchName }',
+  ),
 );
 
 /** A commit made by `commit`. */
@@ -461,14 +482,16 @@ export interface ConnectRepositoryInput {
 }
 
 /** @internal Schema of {@link ConnectRepositoryInput}. */
-export const ConnectRepositoryInputSchema = objectWith(
-  {
-    installationId: positiveId('must be an installation id'),
-    owner: filledString('must be a non-empty string'),
-    repo: filledString('must be a non-empty string'),
-    branchName: v.optional(branchName),
-  },
-  'must be an object { installationId, owner, repo, branchName? }',
+export const ConnectRepositoryInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      installationId: positiveId('must be an installation id'),
+      owner: filledString('must be a non-empty string'),
+      repo: filledString('must be a non-empty string'),
+      branchName: v.optional(branchName()),
+    },
+    'must be an object { installationId, owner, repo, branchName? }',
+  ),
 );
 
 /** What `repohost/connect` answers. */

@@ -10,7 +10,7 @@
 import * as v from 'valibot';
 import { filledString } from './management';
 import { isRecord } from './shared';
-import { objectWith } from './workbook';
+import { deferred, objectWith } from './workbook';
 
 /** Schema URN of a SCIM user (RFC 7643 §4.1). */
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -158,67 +158,75 @@ export interface ScimPageParams {
 const message = (what: string) => `must be an object (a SCIM ${what})`;
 
 /** @internal Schema of a SCIM user body: `userName` required (RFC 7643 §4.1). */
-export const ScimUserSchema = objectWith(
-  {
-    userName: filledString('must be a non-empty string, the unique username'),
-    active: v.optional(v.boolean('must be true or false')),
-    name: v.optional(v.custom(isRecord, 'must be an object { givenName?, familyName? }')),
-    emails: v.optional(
-      v.array(v.looseObject({ value: v.string('must be a string') }), 'must be an array of { value }'),
-    ),
-  },
-  message('user'),
+export const ScimUserSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      userName: filledString('must be a non-empty string, the unique username'),
+      active: v.optional(v.boolean('must be true or false')),
+      name: v.optional(v.custom(isRecord, 'must be an object { givenName?, familyName? }')),
+      emails: v.optional(
+        v.array(v.looseObject({ value: v.string('must be a string') }), 'must be an array of { value }'),
+      ),
+    },
+    message('user'),
+  ),
 );
 
 /** @internal Schema of a SCIM group body: `displayName` required (RFC 7643 §4.2). */
-export const ScimGroupSchema = objectWith(
-  {
-    displayName: filledString('must be a non-empty string, the group name'),
-    members: v.optional(
-      v.array(v.looseObject({ value: v.string('must be a string, a user id') }), 'must be an array of { value }'),
-    ),
-  },
-  message('group'),
+export const ScimGroupSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      displayName: filledString('must be a non-empty string, the group name'),
+      members: v.optional(
+        v.array(v.looseObject({ value: v.string('must be a string, a user id') }), 'must be an array of { value }'),
+      ),
+    },
+    message('group'),
+  ),
 );
 
 /** @internal Schema of a SCIM PATCH body: at least one operation, each `add`, `remove` or `replace`. */
-export const ScimPatchSchema = objectWith(
-  {
-    Operations: v.pipe(
-      v.array(
-        objectWith(
-          {
-            op: v.pipe(
-              v.string('must be a string'),
-              v.toLowerCase(),
-              v.picklist(SCIM_PATCH_OPS, `must be one of ${SCIM_PATCH_OPS.join(', ')}`),
-            ),
-            path: v.optional(v.string('must be a string')),
-          },
-          'must be an object { op, path?, value? }',
+export const ScimPatchSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      Operations: v.pipe(
+        v.array(
+          objectWith(
+            {
+              op: v.pipe(
+                v.string('must be a string'),
+                v.toLowerCase(),
+                v.picklist(SCIM_PATCH_OPS, `must be one of ${SCIM_PATCH_OPS.join(', ')}`),
+              ),
+              path: v.optional(v.string('must be a string')),
+            },
+            'must be an object { op, path?, value? }',
+          ),
+          'must be an array of operations',
         ),
-        'must be an array of operations',
+        v.minLength(1, 'must hold at least one operation'),
       ),
-      v.minLength(1, 'must hold at least one operation'),
-    ),
-  },
-  message('PatchOp'),
+    },
+    message('PatchOp'),
+  ),
 );
 
 /** @internal Schema of {@link ScimPageParams}: `startIndex` 1 or more, `count` 0 or more. */
-export const ScimPageSchema = v.looseObject({
-  startIndex: v.optional(
-    v.pipe(
-      v.number('must be a whole number of 1 or more'),
-      v.integer('must be a whole number of 1 or more'),
-      v.minValue(1, 'must be a whole number of 1 or more'),
+export const ScimPageSchema = /*#__PURE__*/ deferred(() =>
+  v.looseObject({
+    startIndex: v.optional(
+      v.pipe(
+        v.number('must be a whole number of 1 or more'),
+        v.integer('must be a whole number of 1 or more'),
+        v.minValue(1, 'must be a whole number of 1 or more'),
+      ),
     ),
-  ),
-  count: v.optional(
-    v.pipe(
-      v.number('must be a whole number of 0 or more'),
-      v.integer('must be a whole number of 0 or more'),
-      v.minValue(0, 'must be a whole number of 0 or more'),
+    count: v.optional(
+      v.pipe(
+        v.number('must be a whole number of 0 or more'),
+        v.integer('must be a whole number of 0 or more'),
+        v.minValue(0, 'must be a whole number of 0 or more'),
+      ),
     ),
-  ),
-});
+  }),
+);

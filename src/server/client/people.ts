@@ -29,8 +29,10 @@ import {
   SCIM_PATCH_OP_SCHEMA,
   SCIM_USER_SCHEMA,
   ScimGroupSchema,
+  ScimPageSchema,
   ScimPatchSchema,
   ScimUserSchema,
+  isScimListResponse,
   type ScimGroup,
   type ScimListResponse,
   type ScimPatch,
@@ -39,13 +41,14 @@ import {
 import type { UserAttribute } from '../../core/protocol/session';
 import type * as v from 'valibot';
 import { isRecord } from '../../core/protocol/shared';
-import { pathSegment } from '../transport';
+import { invalidResponse, pathSegment } from '../transport';
 import {
   checked,
   collection,
   createRequester,
   hasId,
   id,
+  lazyList,
   valid,
   type ListParams,
   type Paginated,
@@ -130,6 +133,31 @@ export interface PeopleClient extends ServiceClientBase {
 
 const isUserValues = (value: unknown) => isRecord(value) && Array.isArray(value['values']);
 
+/**
+ * A lazy SCIM list (RFC 7644 §3.4.2): pages from `startIndex` by `count`, each page moving on by
+ * what it held, until `totalResults` or an empty page.
+ */
+function scimList<T>(r: Requester, path: string, what: string, params: ScimListParams = {}) {
+  const { signal, filter } = params;
+  return lazyList<T, ScimListResponse<T>>(
+    async function* pages() {
+      const { startIndex = 1, count } = checked(ScimPageSchema, params, what);
+      for (let start = startIndex; ;) {
+        const page = await r.json({ path, what, signal, query: { startIndex: start, count, filter } });
+        if (!isScimListResponse(page)) {
+          throw invalidResponse(what, 'a body that is not a SCIM list ({ totalResults, Resources })');
+        }
+        yield page as ScimListResponse<T>;
+        const got = page.Resources?.length ?? 0;
+        // An empty page ends the list however the service counts.
+        start = (page.startIndex ?? start) + got;
+        if (got === 0 || start > page.totalResults) return;
+      }
+    },
+    (page) => page.Resources ?? [],
+  );
+}
+
 /** The methods of one SCIM resource type, `Users` or `Groups`, through the one request path. */
 function scimResource<T>(
   r: Requester,
@@ -151,8 +179,7 @@ function scimResource<T>(
   };
   const noun = kind.toLowerCase().slice(0, -1);
   return {
-    list: (params?: ScimListParams) =>
-      r.scimList<T>(() => ({ path: base, what: `SCIM list ${kind.toLowerCase()}` }), params),
+    list: (params?: ScimListParams) => scimList<T>(r, base, `SCIM list ${kind.toLowerCase()}`, params),
     get: (resourceId: string, options: RequestOptions = {}) => {
       const what = `SCIM get ${noun}`;
       return r.record<T>({ path: one(resourceId, what), what, signal: options.signal }, hasId, `a SCIM ${noun}`);

@@ -22,12 +22,7 @@ import {
 } from '../../core/errors';
 import { checkOptions, httpError as readHttpError, isFilled } from '../../core/http';
 import { validateBody } from '../../core/protocol/management';
-import {
-  isScimListResponse,
-  ScimPageSchema,
-  type ScimListResponse,
-  type ScimPageParams,
-} from '../../core/protocol/scim';
+import type { ScimPageParams } from '../../core/protocol/scim';
 import { isRecord, type ValidationResult } from '../../core/protocol/shared';
 import {
   isListPage,
@@ -184,8 +179,6 @@ export interface Requester {
   record<T>(call: Call, check?: (value: unknown) => boolean, expected?: string): Promise<T>;
   /** A lazy cursor list; `describe` runs when iteration starts, so bad arguments reject the first `next()`. */
   list<T>(describe: () => Call, params?: ListParams): Paginated<T>;
-  /** A lazy SCIM list (`startIndex`, `count`). */
-  scimList<T>(describe: () => Call, params?: ScimListParams): Paginated<T, ScimListResponse<T>>;
   /** See {@link ServiceClientBase.request}. */
   request<T>(raw: RawRequestOptions): Promise<T>;
   /** The resolved retry delays (the upsert's conflict retries use them too). */
@@ -284,8 +277,8 @@ export function collection<T>(
   };
 }
 
-/** Walks pages and hands out their items. */
-function lazyList<T, Page>(pages: () => AsyncGenerator<Page>, itemsOf: (page: Page) => T[]): Paginated<T, Page> {
+/** @internal A lazy list: walks the pages `pages` yields and hands out their items. */
+export function lazyList<T, Page>(pages: () => AsyncGenerator<Page>, itemsOf: (page: Page) => T[]): Paginated<T, Page> {
   async function* items(): AsyncGenerator<T, void, undefined> {
     for await (const page of pages()) yield* itemsOf(page);
   }
@@ -488,28 +481,6 @@ export function createRequester(options: ServiceClientOptions): Requester {
           cursor = next;
         }
       }, pageItems);
-    },
-
-    scimList<T>(describe: () => Call, params: ScimListParams = {}) {
-      const { signal, filter } = params;
-      return lazyList<T, ScimListResponse<T>>(
-        async function* pages() {
-          const call = describe();
-          const { startIndex = 1, count } = checked(ScimPageSchema, params, call.what);
-          for (let start = startIndex; ;) {
-            const page = await json({ ...call, signal, query: { startIndex: start, count, filter } });
-            if (!isScimListResponse(page)) {
-              throw invalidResponse(call.what, 'a body that is not a SCIM list ({ totalResults, Resources })');
-            }
-            yield page as ScimListResponse<T>;
-            const got = page.Resources?.length ?? 0;
-            // Each page moves on by what it held, so an empty one ends the list however it counts.
-            start = (page.startIndex ?? start) + got;
-            if (got === 0 || start > page.totalResults) return;
-          }
-        },
-        (page) => page.Resources ?? [],
-      );
     },
 
     async request<T>(raw: RawRequestOptions): Promise<T> {
