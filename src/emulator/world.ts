@@ -74,6 +74,11 @@
  *   send (chat attempts per `messageId`, `x-emulator-slow` answers) keep the latest 10,000.
  * - Deployment ids in paths are canonical decimal numbers (`1`, `2`): `/data/01`, `/data/1e0`,
  *   `/data/+1` are 404.
+ * - The management API answers every endpoint of the interface with the state its part of
+ *   `features/management/` documents. Deployments created through it exist in the management API
+ *   only (the data API, chat and embeds serve deployments 1 and 2), and those two cannot be
+ *   deleted (409). Builds run `BUILD_DURATION_MS` by the emulator's clock. Account-level endpoints
+ *   (users, attributes, SCIM, settings) take scoped admin keys: a scope limits deployments only.
  *
  * @module
  */

@@ -28,12 +28,14 @@
  */
 import { Hono, type Context } from 'hono';
 import { normalizeExternalId } from '../../../core/protocol/session';
-import { isRecord } from '../../../core/protocol/shared';
+import * as v from 'valibot';
+import { filledString, positiveId, validateBody } from '../../../core/protocol/management';
+import { deferred, objectWith } from '../../../core/protocol/workbook';
 import type { EmulatorContext, EmulatorEnv } from '../../context';
-import { httpError, jsonError, jsonResponse, readJson } from '../../http';
+import { httpError, jsonResponse, readJson } from '../../http';
 import { pruneExpiredExternalUsers, type EmbedTenant, type ExternalUser, type Group } from '../../state';
 import { MAX_MANAGEMENT_BODY_BYTES } from '../../world';
-import { embedAccessState, iso, listAnswer, managementAuth, noContent, parseId, withSlash } from './shared';
+import { embedAccessState, iso, listAnswer, managementAuth, noContent, parseId, readSchema, withSlash } from './shared';
 
 function embedUserWire(user: ExternalUser) {
   return {
@@ -73,48 +75,57 @@ function groupWire(context: EmulatorContext, tenant: EmbedTenant, group: Group) 
 }
 
 /** Reads `{ externalId }` or `{ embedUserId }` (exactly one) and finds that user of the tenant. */
-function memberOf(context: EmulatorContext, tenant: EmbedTenant, source: Record<string, unknown>): ExternalUser {
-  const externalId = source['externalId'];
-  const rawUserId = source['embedUserId'];
-  const embedUserId = typeof rawUserId === 'string' && /^\d+$/.test(rawUserId) ? Number(rawUserId) : rawUserId;
-  const hasExternal = externalId !== undefined;
-  const hasUserId = embedUserId !== undefined;
-  if (hasExternal === hasUserId) throw httpError(400, 'Give exactly one of externalId and embedUserId');
-  if (hasExternal && (typeof externalId !== 'string' || externalId.trim() === ''))
-    throw httpError(400, 'externalId: must be a non-empty string');
-  if (hasUserId && (typeof embedUserId !== 'number' || !Number.isInteger(embedUserId)))
-    throw httpError(400, 'embedUserId: must be a whole number, the id of an embed user');
+/** A member body (behaviour 4): exactly one of `{ externalId }` and `{ embedUserId }`; query strings too. */
+const MemberSchema = /*#__PURE__*/ deferred(() =>
+  v.pipe(
+    objectWith(
+      {
+        externalId: v.optional(filledString('must be a non-empty string')),
+        embedUserId: v.optional(
+          v.pipe(
+            v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))], 'must be a whole number'),
+            positiveId('must be a whole number, the id of an embed user'),
+          ),
+        ),
+      },
+      'must be an object { externalId } or { embedUserId }',
+    ),
+    v.check(
+      (member) => (member.externalId === undefined) !== (member.embedUserId === undefined),
+      'give exactly one of externalId and embedUserId',
+    ),
+  ),
+);
+
+/** Finds the user a member body names in the tenant (400 when there is none). */
+function memberOf(context: EmulatorContext, tenant: EmbedTenant, source: unknown): ExternalUser {
+  const checked = validateBody(MemberSchema, source);
+  // 4.3 answers member errors as `{ error }` alone, as it always has.
+  if (!checked.ok) throw httpError(400, checked.problems.join('; '));
+  const { externalId, embedUserId } = checked.value;
   const users = tenantUsers(context, tenant);
-  const user = hasExternal
-    ? users.find((candidate) => candidate.externalId === normalizeExternalId(externalId as string))
-    : users.find((candidate) => candidate.id === embedUserId);
+  const user =
+    externalId === undefined
+      ? users.find((candidate) => candidate.id === embedUserId)
+      : users.find((candidate) => candidate.externalId === normalizeExternalId(externalId));
   if (!user) {
-    const which = hasExternal ? `externalId "${String(externalId)}"` : `embedUserId ${String(embedUserId)}`;
+    const which = externalId === undefined ? `embedUserId ${String(embedUserId)}` : `externalId "${externalId}"`;
     throw httpError(400, `No user with ${which} in embed tenant "${tenant.name}"`);
   }
   return user;
 }
 
-function readGroupBody(body: unknown, options: { create: boolean }): { name?: string; description?: string | null } {
-  const problems: string[] = [];
-  if (!isRecord(body))
-    throw jsonError(400, {
-      error: 'body: must be an object { name, description? }',
-      problems: ['body: must be an object { name, description? }'],
-    });
-  const name = body['name'];
-  const description = body['description'];
-  if (options.create || name !== undefined) {
-    if (typeof name !== 'string' || name.trim() === '') problems.push('name: must be a non-empty string');
-  }
-  if (description !== undefined && description !== null && typeof description !== 'string')
-    problems.push('description: must be a string or null');
-  if (problems.length > 0) throw jsonError(400, { error: problems.join('; '), problems });
-  return {
-    ...(typeof name === 'string' ? { name: name.trim() } : {}),
-    ...(description !== undefined ? { description: description as string | null } : {}),
-  };
-}
+const groupName = () => filledString('must be a non-empty string');
+const groupDescription = () => v.nullish(v.string('must be a string or null'));
+const GroupInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith({ name: groupName(), description: groupDescription() }, 'must be an object { name, description? }'),
+);
+const GroupPatchSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    { name: v.optional(groupName()), description: groupDescription() },
+    'must be an object { name?, description? }',
+  ),
+);
 
 /** The embed-tenant admin sub-app (4.3). */
 export function embeddingApp(context: EmulatorContext): Hono<EmulatorEnv> {
@@ -170,8 +181,8 @@ export function embeddingApp(context: EmulatorContext): Hono<EmulatorEnv> {
 
   app.post(`${tenants}/:embedTenantName/groups`, auth.embedAdmin, async (c) => {
     const tenant = requireTenant(context, c);
-    const input = readGroupBody(await readJson(c, MAX_MANAGEMENT_BODY_BYTES), { create: true });
-    const name = input.name!;
+    const input = await readSchema(c, GroupInputSchema);
+    const name = input.name.trim();
     if (tenant.groups.has(name))
       throw httpError(409, `Group "${name}" already exists in embed tenant "${tenant.name}"`);
     const group: Group = { id: context.state.nextId('group'), name, description: input.description ?? undefined };
@@ -187,7 +198,8 @@ export function embeddingApp(context: EmulatorContext): Hono<EmulatorEnv> {
   app.patch(`${tenants}/:embedTenantName/groups/:groupId`, auth.embedAdmin, async (c) => {
     const tenant = requireTenant(context, c);
     const group = requireGroup(context, c, tenant);
-    const input = readGroupBody(await readJson(c, MAX_MANAGEMENT_BODY_BYTES), { create: false });
+    const patch = await readSchema(c, GroupPatchSchema);
+    const input = { ...patch, name: patch.name?.trim() };
     if (input.name !== undefined && input.name !== group.name) {
       if (tenant.groups.has(input.name))
         throw httpError(409, `Group "${input.name}" already exists in embed tenant "${tenant.name}"`);
@@ -224,9 +236,7 @@ export function embeddingApp(context: EmulatorContext): Hono<EmulatorEnv> {
   app.post(`${tenants}/:embedTenantName/groups/:groupId/users`, auth.embedAdmin, async (c) => {
     const tenant = requireTenant(context, c);
     const group = requireGroup(context, c, tenant);
-    const body = await readJson(c, MAX_MANAGEMENT_BODY_BYTES);
-    if (!isRecord(body)) throw httpError(400, 'body: must be an object { externalId } or { embedUserId }');
-    const user = memberOf(context, tenant, body);
+    const user = memberOf(context, tenant, await readJson(c, MAX_MANAGEMENT_BODY_BYTES));
     if (!user.groups.has(group.name)) {
       user.groups.add(group.name);
       user.updatedAt = context.clock.now();
@@ -237,10 +247,9 @@ export function embeddingApp(context: EmulatorContext): Hono<EmulatorEnv> {
   app.delete(`${tenants}/:embedTenantName/groups/:groupId/users`, auth.embedAdmin, async (c) => {
     const tenant = requireTenant(context, c);
     const group = requireGroup(context, c, tenant);
+    // The member may come as query parameters: some clients send no body with DELETE.
     const body = await readJson(c, MAX_MANAGEMENT_BODY_BYTES);
-    const source = isRecord(body) ? body : body === undefined ? c.req.query() : undefined;
-    if (!source) throw httpError(400, 'body: must be an object { externalId } or { embedUserId }');
-    const user = memberOf(context, tenant, source);
+    const user = memberOf(context, tenant, body === undefined ? c.req.query() : body);
     if (user.groups.delete(group.name)) user.updatedAt = context.clock.now();
     return noContent();
   });

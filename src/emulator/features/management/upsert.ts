@@ -31,12 +31,17 @@
  * @module
  */
 import type { Context } from 'hono';
-import { isRecord } from '../../../core/protocol/shared';
-import { UPSERT_BRANCH_CHANGED, validateCreateWorkbookInput, validateSlug } from '../../../core/protocol/workbook';
+import * as v from 'valibot';
+import {
+  UPSERT_BRANCH_CHANGED,
+  deferred,
+  objectWith,
+  validateCreateWorkbookInput,
+  validateSlug,
+} from '../../../core/protocol/workbook';
 import type { EmulatorContext, EmulatorEnv } from '../../context';
-import { httpError, jsonError, jsonResponse, readJson } from '../../http';
+import { httpError, jsonResponse } from '../../http';
 import type { WorkbookRecord } from '../../state';
-import { MAX_MANAGEMENT_BODY_BYTES } from '../../world';
 import {
   actorOf,
   canEditFolder,
@@ -44,7 +49,11 @@ import {
   canManageWorkbook,
   deepEqual,
   deleteWorkbook,
+  invalid,
+  readSchema,
+  readValid,
   requireDeployment,
+  valid,
   workbookWire,
 } from './shared';
 
@@ -172,12 +181,8 @@ async function betweenDecideAndApply(
 /** `PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}` (4.1). */
 export async function upsertWorkbook(context: EmulatorContext, c: Context<EmulatorEnv>): Promise<Response> {
   const deployment = requireDeployment(context, c);
-  const slugResult = validateSlug(c.req.param('slug'));
-  if (!slugResult.ok) throw jsonError(400, { error: slugResult.problems.join('; '), problems: slugResult.problems });
-  const slug = slugResult.value;
-  const validation = validateCreateWorkbookInput(await readJson(c, MAX_MANAGEMENT_BODY_BYTES));
-  if (!validation.ok) throw jsonError(400, { error: validation.problems.join('; '), problems: validation.problems });
-  const input = validation.value;
+  const slug = valid(validateSlug(c.req.param('slug')));
+  const input = await readValid(c, validateCreateWorkbookInput);
   const actor = actorOf(context, c);
 
   // Decide the branch and check access for it (3: "decision made and access-checked before applying").
@@ -193,8 +198,7 @@ export async function upsertWorkbook(context: EmulatorContext, c: Context<Emulat
   if (input.folderId !== undefined && input.folderId !== null) {
     const folder = context.state.folders.get(input.folderId);
     if (!folder || folder.deploymentId !== deployment.id) {
-      const message = `folderId: folder ${input.folderId} does not exist in deployment ${deployment.id}`;
-      throw jsonError(400, { error: message, problems: [message] });
+      throw invalid([`folderId: folder ${input.folderId} does not exist in deployment ${deployment.id}`]);
     }
     if (!canEditFolder(actor)) throw httpError(403, `No edit access to folder ${folder.id}`);
   }
@@ -242,24 +246,32 @@ export async function upsertWorkbook(context: EmulatorContext, c: Context<Emulat
   return jsonResponse(200, workbookWire(context, current));
 }
 
+const wholeNumber = (min: number, message: string) =>
+  v.pipe(v.number(message), v.integer(message), v.minValue(min, message));
+
+/** Body of the test control: the slug normalised as the upsert does (4.1 rule 1). */
+const ConflictControlSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      deploymentId: wholeNumber(Number.MIN_SAFE_INTEGER, 'must be a whole number'),
+      slug: v.pipe(
+        v.string('must be a string such as "q3-review"'),
+        v.rawTransform(({ dataset, addIssue, NEVER }) => {
+          const checked = validateSlug(dataset.value);
+          if (checked.ok) return checked.value;
+          addIssue({ message: checked.problems.join('; ').replace(/^slug: /, '') });
+          return NEVER;
+        }),
+      ),
+      times: v.optional(wholeNumber(0, 'must be a whole number of 0 or more (default 1)'), 1),
+    },
+    'must be an object { deploymentId, slug, times? }',
+  ),
+);
+
 /** `POST /__emulator/upsert-conflicts` (module docs). */
 export async function controlUpsertConflicts(context: EmulatorContext, c: Context<EmulatorEnv>): Promise<Response> {
-  const body = await readJson(c, MAX_MANAGEMENT_BODY_BYTES);
-  const problems: string[] = [];
-  const deploymentId = isRecord(body) ? body['deploymentId'] : undefined;
-  const slug = isRecord(body) ? body['slug'] : undefined;
-  const times = isRecord(body) ? (body['times'] ?? 1) : undefined;
-  if (typeof deploymentId !== 'number' || !Number.isInteger(deploymentId))
-    problems.push('deploymentId: must be a whole number');
-  const slugResult = validateSlug(slug);
-  if (!slugResult.ok) problems.push(...slugResult.problems);
-  if (typeof times !== 'number' || !Number.isInteger(times) || times < 0)
-    problems.push('times: must be a whole number of 0 or more (default 1)');
-  if (problems.length > 0 || !slugResult.ok) throw jsonError(400, { error: problems.join('; '), problems });
-  const pending = injectUpsertConflict(context, {
-    deploymentId: deploymentId as number,
-    slug: slugResult.value,
-    times: times as number,
-  });
-  return jsonResponse(200, { deploymentId, slug: slugResult.value, pending });
+  const { deploymentId, slug, times } = await readSchema(c, ConflictControlSchema);
+  const pending = injectUpsertConflict(context, { deploymentId, slug, times });
+  return jsonResponse(200, { deploymentId, slug, pending });
 }
