@@ -104,6 +104,7 @@ export type {
   OAuthIntegrationInput,
   UserOAuthToken,
   OAuthInitiation,
+  OAuthInitiationInput,
   OidcTokenConfig,
   OidcTokenConfigInput,
   PythonRunInput,

@@ -104,7 +104,7 @@ const WorkspaceItemsSchema = /*#__PURE__*/ deferred(() =>
 
 /** Body of `workspace/bulk-delete` (§4.6). */
 export interface BulkDeleteInput {
-  /** What to delete: folders (when empty), workbooks, reports. */
+  /** What to delete. */
   items: WorkspaceItemRef[];
 }
 
@@ -839,6 +839,13 @@ export interface UserOAuthToken {
   integrationId: number;
   /** `pending` after `initiate`, `connected` once granted. */
   status?: string;
+  [key: string]: unknown;
+}
+
+/** Body of `user-oauth-tokens/{integrationId}/initiate`; optional, its fields are not published. */
+export interface OAuthInitiationInput {
+  /** Where the provider sends the user back after the grant. */
+  redirectUri?: string;
   [key: string]: unknown;
 }
 

@@ -1,9 +1,10 @@
 /**
  * The one request path of the server client: every method of every group goes through
  * {@link createRequester}, which checks the options once and owns the auth header (interface §5),
- * retries, the per-try time limit, the typed errors and the two kinds of list paging (cursor pages
- * of §4.3/§4.6 and SCIM's `startIndex`/`count`). The groups (`embedding.ts`, `workspace.ts`,
- * `people.ts`, `platform.ts`, `tenant.ts`) only say which path, which body, which check.
+ * retries, the per-try time limit, the typed errors and the cursor pages of §4.3/§4.6 (SCIM's
+ * `startIndex`/`count` pages are the people group's, on the same {@link lazyList}). The groups
+ * (`embedding.ts`, `workspace.ts`, `people.ts`, `platform.ts`, `tenant.ts`) only say which path,
+ * which body, which check.
  *
  * Failures are typed: an input the protocol rejects is a `ServiceValidationError` and is never
  * sent; an HTTP error of the service is a `ServiceHttpError` carrying `status`, a stable `code`

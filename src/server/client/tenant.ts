@@ -10,6 +10,7 @@ import {
   validatePythonRunInput,
   type AppConfig,
   type OAuthInitiation,
+  type OAuthInitiationInput,
   type OAuthIntegration,
   type OAuthIntegrationInput,
   type OidcTokenConfig,
@@ -65,7 +66,7 @@ export interface TenantClient extends ServiceClientBase {
    */
   initiateUserOAuthToken(
     integrationId: number,
-    input?: Record<string, unknown>,
+    input?: OAuthInitiationInput,
     options?: RequestOptions,
   ): Promise<OAuthInitiation>;
   /** OIDC token configs (§4.6 `GET /api/v1/oidc-token-configs/`). */

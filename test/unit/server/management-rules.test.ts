@@ -11,9 +11,20 @@ import {
   ServiceHttpError,
   ServiceValidationError,
   createServiceClient,
+  type BulkUserUpdate,
+  type LogListParams,
+  type NotificationInput,
   type ServiceClient,
   type ServiceClientOptions,
+  type WorkspaceItemRef,
 } from '../../../src/server';
+import {
+  validateBody,
+  validateBulkDeleteInput,
+  validateBulkUserUpdate,
+  validateNotificationInput,
+} from '../../../src/core/protocol/management';
+import { LogFiltersSchema } from '../../../src/core/protocol/platform';
 import { caught, recordingFetch, sendJson, startScriptedServer, useEmulator } from './helpers';
 
 const emulator = useEmulator();
@@ -172,6 +183,26 @@ describe('inputs are checked before sending: a ServiceValidationError naming the
     expect(ServiceValidationError.isInstance(error), String(error)).toBe(true);
     expect((error as ServiceValidationError).problems.join('\n')).toMatch(problem);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('the types state the same rules, so an editor flags them before anything runs', () => {
+  it('one dashboard per notification, the enums of bulk actions, item types and log sources', () => {
+    const ok: NotificationInput[] = [{ dashboardId: 201 }, { dashboardPublicId: 'sales-overview' }];
+    // @ts-expect-error a notification names its dashboard one way only
+    const both: NotificationInput = { dashboardId: 201, dashboardPublicId: 'sales-overview' };
+    // @ts-expect-error the bulk action is one of DEACTIVATE, ACTIVATE, DELETE
+    const action: BulkUserUpdate = { action: 'SUSPEND', userIds: [1] };
+    // @ts-expect-error workspace items are FOLDER, WORKBOOK or REPORT
+    const item: WorkspaceItemRef = { type: 'DASHBOARD', id: 1 };
+    // @ts-expect-error the logs source is production or dev
+    const logs: LogListParams = { source: 'staging' };
+    // What the types refuse, the validators refuse too: the same rules in both places.
+    expect(ok.map((input) => validateNotificationInput(input).ok)).toEqual([true, true]);
+    expect(validateNotificationInput(both).ok).toBe(false);
+    expect(validateBulkUserUpdate(action).ok).toBe(false);
+    expect(validateBulkDeleteInput({ items: [item] }).ok).toBe(false);
+    expect(validateBody(LogFiltersSchema, logs).ok).toBe(false);
   });
 });
 
