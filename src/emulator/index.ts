@@ -34,6 +34,8 @@ export {
   type InjectUpsertConflictOptions,
   type UpsertGapHook,
   type UpsertGapInfo,
+  BUILD_DURATION_MS,
+  SCIM_MAX_COUNT,
 } from './features/management';
 export {
   ECHO_PARAMETER as EMBED_ECHO_PARAMETER,

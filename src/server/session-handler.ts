@@ -24,7 +24,8 @@ import {
 } from '../core/protocol/host-routes';
 import type { SessionRequest } from '../core/protocol/session';
 import { isRecord } from '../core/protocol/shared';
-import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client';
+import { createEmbeddingClient, type EmbeddingClient } from './client/embedding';
+import type { ServiceClientOptions } from './client/request';
 import {
   defaultExposeErrorDetails,
   errorAnswer,
@@ -100,8 +101,8 @@ export interface SessionHandlerBaseOptions {
 export type SessionHandlerOptions = SessionHandlerBaseOptions &
   (
     | {
-        /** A client from `createServiceClient` (only `generateSession` is used). */
-        client: Pick<ServiceClient, 'generateSession'>;
+        /** A client from `createServiceClient` or `createEmbeddingClient` (only `generateSession` is used). */
+        client: Pick<EmbeddingClient, 'generateSession'>;
         /** Not with `client`: the client already has its base URL. */
         baseUrl?: never;
         /** Not with `client`: the client already has its key. */
@@ -170,9 +171,9 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
   if (!isRecord(options) || typeof options.resolve !== 'function') {
     throw new ServiceConfigError('createSessionHandler: pass `resolve(request)`, which decides who the viewer is');
   }
-  const client: Pick<ServiceClient, 'generateSession'> =
+  const client: Pick<EmbeddingClient, 'generateSession'> =
     options.client ??
-    createServiceClient({
+    createEmbeddingClient({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       fetch: options.fetch,
@@ -180,7 +181,9 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
       timeoutMs: options.timeoutMs,
     });
   if (typeof client.generateSession !== 'function') {
-    throw new ServiceConfigError('createSessionHandler: `client` must come from createServiceClient');
+    throw new ServiceConfigError(
+      'createSessionHandler: `client` must come from createServiceClient or createEmbeddingClient',
+    );
   }
   const { resolve, deploymentId, onError } = options;
   const expose = options.exposeErrorDetails ?? defaultExposeErrorDetails();
