@@ -242,7 +242,7 @@ export type { ScheduleNotify } from './store';
 
 // Embedding
 export { createEmbedChannel } from './embed-channel';
-export type { EmbedRejection, EmbedChannelOptions, EmbedChannel } from './embed-channel';
+export type { EmbedRejection, EmbedChannelOptions, EmbedChannel, EmbedIframe } from './embed-channel';
 export { tenantOrigin, buildEmbedUrl, buildFilterUrlParameter } from './embed-url';
 export type {
   EmbedFilterScalar,
