@@ -204,7 +204,7 @@ export { readNdjson } from './ndjson';
 export type { ReadNdjsonOptions } from './ndjson';
 
 // Chat client
-export { createChatClient, createReplayFilter } from './chat-client';
+export { createChatClient, createReplayFilter, DEFAULT_BODY_END_TIMEOUT_MS } from './chat-client';
 export type {
   ChatAuth,
   ResubscribeOptions,
