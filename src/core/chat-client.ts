@@ -245,16 +245,22 @@ const TRANSIENT_STATUSES = [502, 503, 504];
  * calls `release`, whose abort cancels whatever is left. Whatever comes after `__usage__` is not
  * part of the answer and is dropped.
  */
-function finishBody(lines: AsyncGenerator<unknown>, release: () => void, timeoutMs: number): void {
+function finishBody(
+  lines: AsyncGenerator<unknown>,
+  release: (options?: { finished?: boolean }) => void,
+  timeoutMs: number,
+): void {
   const timer = setTimeout(release, timeoutMs);
   void (async () => {
+    let finished = false;
     try {
       while (!(await lines.next()).done);
+      finished = true;
     } catch {
       // A body that breaks after the last line changes nothing: the answer is complete.
     } finally {
       clearTimeout(timer);
-      release();
+      release({ finished });
       await lines.return(undefined).catch(() => {});
     }
   })();
@@ -493,6 +499,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     const { signal, release } = followSignal(callerSignal);
     /** Set when the end of the body is left to {@link finishBody}, which releases the signal then. */
     let finishing = false;
+    /** Set when the last response was read to its end, which needs no abort to close it. */
+    let finished = false;
     const filter = createReplayFilter();
     let chatId = body.chatId;
     let cutoffYielded = false;
@@ -527,6 +535,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         } else if (response) {
           if (!response.body) throw new ServiceConfigError('This `fetch` gave no body to stream');
           started = true;
+          finished = false;
           const lines = readNdjson(response.body, { signal, onMalformedLine, maxLineBytes: options.maxLineBytes });
           let sawAborted = false;
           try {
@@ -544,6 +553,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                 break;
               }
               if (next.done) {
+                finished = true;
                 if (sawAborted) return;
                 cause = new Error('The chat stream ended before __usage__');
                 break;
@@ -641,7 +651,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       }
     } finally {
       // Leaving early (break, return, error) must not leave the connection open.
-      if (!finishing) release();
+      if (!finishing) release({ finished });
     }
   }
 
