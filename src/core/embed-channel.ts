@@ -26,13 +26,29 @@ export interface EmbedRejection {
   data: unknown;
 }
 
+/**
+ * An iframe element: `HTMLIFrameElement` wherever the DOM library is loaded (every browser
+ * project). Spelled through `globalThis` so that core's declarations also type-check where it is
+ * not (a Node server that imports core, the server or the emulator entry, checked with
+ * `skipLibCheck: false`); there no iframe exists and this is `never`.
+ */
+export type EmbedIframe = typeof globalThis extends {
+  /** The DOM library's iframe constructor. */
+  HTMLIFrameElement: {
+    /** Its prototype, typed as the element itself. */
+    prototype: infer Element;
+  };
+}
+  ? Element
+  : never;
+
 /** Options of {@link createEmbedChannel}. */
 export interface EmbedChannelOptions {
   /**
    * The embed iframe. Create the channel before giving the iframe its `src`, so its `ready`
    * cannot arrive before the channel listens.
    */
-  iframe: HTMLIFrameElement;
+  iframe: EmbedIframe;
   /** The tenant host `{base_url}`; its origin is the only one trusted and the target of every action. */
   tenantUrl: string;
   /**
@@ -88,7 +104,9 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
   const view = iframe.ownerDocument.defaultView;
   if (!view) {
     throw new ServiceConfigError(
-      process.env.NODE_ENV !== 'production' ? 'createEmbedChannel: the iframe has no window' : 'iframe',
+      (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production'
+        ? 'createEmbedChannel: the iframe has no window'
+        : 'iframe',
     );
   }
 
@@ -122,7 +140,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
       rejected([
         problem(
           'origin',
-          process.env.NODE_ENV !== 'production' &&
+          (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
             `${event.origin} is not the tenant origin ${origin} (check tenantUrl)`,
         ),
       ]);
@@ -152,7 +170,13 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
         const problems =
           result.kind === 'invalid'
             ? result.problems
-            : [problem('type', process.env.NODE_ENV !== 'production' && `"${result.message.type}" is not an action`)];
+            : [
+                problem(
+                  'type',
+                  (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
+                    `"${result.message.type}" is not an action`,
+                ),
+              ];
         throw new ServiceValidationError(problems);
       }
       if (disposed) return;
@@ -163,7 +187,13 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
         snapshot = structuredClone(result.message);
       } catch (cause) {
         throw new ServiceValidationError(
-          [problem('payload', process.env.NODE_ENV !== 'production' && 'must be plain data')],
+          [
+            problem(
+              'payload',
+              (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
+                'must be plain data',
+            ),
+          ],
           { cause },
         );
       }

@@ -210,7 +210,7 @@ export { readNdjson, DEFAULT_NDJSON_SLICE_MS } from './ndjson';
 export type { ReadNdjsonOptions } from './ndjson';
 
 // Chat client
-export { createChatClient, createReplayFilter, DEFAULT_RESUBSCRIBE } from './chat-client';
+export { createChatClient, createReplayFilter, DEFAULT_BODY_END_TIMEOUT_MS, DEFAULT_RESUBSCRIBE } from './chat-client';
 export type {
   ChatAuth,
   ResubscribeOptions,
@@ -248,7 +248,7 @@ export type { ScheduleNotify } from './store';
 
 // Embedding
 export { createEmbedChannel } from './embed-channel';
-export type { EmbedRejection, EmbedChannelOptions, EmbedChannel } from './embed-channel';
+export type { EmbedRejection, EmbedChannelOptions, EmbedChannel, EmbedIframe } from './embed-channel';
 export { tenantOrigin, buildEmbedUrl, buildFilterUrlParameter } from './embed-url';
 // Embed controller: one iframe's life (session per load, ready timeout, queue, view state,
 // renewal), which `useEmbed` and non-React hosts share

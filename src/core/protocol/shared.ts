@@ -27,11 +27,14 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * @internal One problem of a validation: its field path (`payload.format`), then what is wrong
  * with it, in development only. Callers write the detail as
- * `process.env.NODE_ENV !== 'production' && ...` at the call site, as React does with its
- * warnings: bundlers (Vite, webpack, Next, esbuild's browser builds) replace `process.env.NODE_ENV`
- * and the minifier drops the text, so production ships field paths, error classes and codes only.
+ * `(typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' && ...`
+ * at the call site, as React does with its warnings: bundlers (Vite, webpack, Next, esbuild's
+ * browser builds) replace `process.env.NODE_ENV`, both branches become `'production'`, and the
+ * minifier folds the condition to `false` and drops the text, so production ships field paths,
+ * error classes and codes only. The `typeof` keeps a page or worker with no `process` global (no
+ * bundler, an edge runtime) from throwing: there the details are left out, as in production.
  * Written out at each site because a constant shared across modules is not folded by every
- * bundler.
+ * bundler, and `typeof process !== 'undefined' && ...` is not folded by esbuild.
  */
 export function problem(path: string, detail: string | false): string {
   return detail ? `${path}: ${detail}` : path;
