@@ -101,6 +101,7 @@ export type {
   AiQueryStatus,
   AiQueryPayload,
   ErrorPayload,
+  SessionExpiringPayload,
   EmbedEventPayloads,
   EmbedEventType,
   EmbedEventOf,
