@@ -9,6 +9,7 @@ import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
 import {
   advanceEmulatorClock,
   auditFrameAccessibility,
+  clockedEmulator,
   emulateColorScheme,
   inspectEmbedFrame,
   mintClockedSession,
@@ -72,6 +73,7 @@ const browserCommands = {
   mintEmbedSession,
   emulateColorScheme,
   auditFrameAccessibility,
+  clockedEmulator,
   mintClockedSession,
   advanceEmulatorClock,
   inspectEmbedFrame,

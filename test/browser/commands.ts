@@ -9,6 +9,9 @@
  *   timestamps are moved back in the emulator's state), to test the 5-minute window without
  *   moving any clock other tests share.
  * - `signDataToken(options?)`: a deployment JWT signed in Node, as a partner's server signs it.
+ * - `clockedEmulator()`, `mintClockedSession(request, options?)`, `advanceEmulatorClock(ms)`: an
+ *   emulator of the calling test file alone, on a manual clock, a session minted on it through a
+ *   partner's session route, and its clock moved forward (session expiry and renewal).
  * - `emulateColorScheme(scheme)`: what the operating system prefers (`prefers-color-scheme`), for
  *   the page and every frame in it, through Playwright.
  * - `auditFrameAccessibility(urlPart)`: axe-core's WCAG 2 A/AA audit of a cross-origin frame.
@@ -37,8 +40,19 @@ export interface EmulatorRegistry {
    * imports this file, and must not bundle the emulator (its generated page script may not exist yet).
    */
   signToken(options: SignDeploymentTokenOptions): Promise<string>;
-  /** A second emulator whose clock only moves when a test says so (session renewal tests). */
-  clocked: { url: string; apiKey: string; clock: ManualClock };
+  /**
+   * Starts an emulator whose clock only moves when a test says so (session renewal tests): one per
+   * test file and project ({@link clockedEmulator}), so moving its clock never expires the sessions
+   * of a file running at the same time. Closed with the other servers.
+   */
+  startClocked(): Promise<ClockedEmulator>;
+}
+
+/** An emulator on a manual clock. */
+export interface ClockedEmulator {
+  url: string;
+  apiKey: string;
+  clock: ManualClock;
 }
 
 function registry(): EmulatorRegistry {
@@ -97,17 +111,42 @@ export const signDataToken: BrowserCommand<[options?: SignDataTokenOptions]> = a
   return registry().signToken({ deploymentId: options.deploymentId ?? 1, claims: options.claims ?? {} });
 };
 
+/** The manual-clock emulators, one per test file and project. */
+const clockedEmulators = new Map<string, Promise<ClockedEmulator>>();
+
+/** The manual-clock emulator of the calling test file (started on first use). */
+function clockedOf(context: { project: { name: string }; testPath: string | undefined }): Promise<ClockedEmulator> {
+  const key = `${context.project.name}:${context.testPath ?? ''}`;
+  let emulator = clockedEmulators.get(key);
+  if (!emulator) {
+    emulator = registry().startClocked();
+    clockedEmulators.set(key, emulator);
+  }
+  return emulator;
+}
+
+/** Resolves with the `{base_url}` of the calling test file's manual-clock emulator. */
+export const clockedEmulator: BrowserCommand<[]> = async (context) => (await clockedOf(context)).url;
+
+/** Options of `mintClockedSession`. */
+export interface MintClockedOptions {
+  /** The viewer the partner's sign-in resolves to. Default `renewal-viewer@acme.test`. */
+  externalId?: string;
+}
+
 /**
- * Mints a session on the manual-clock emulator through a session route made with
+ * Mints a session on the calling file's manual-clock emulator through a session route made with
  * `createSessionHandler`, as a partner's server does, and resolves with its id.
  */
-export const mintClockedSession: BrowserCommand<[request: Record<string, unknown>]> = async (_context, request) => {
-  const { clocked } = registry();
+export const mintClockedSession: BrowserCommand<
+  [request: Record<string, unknown>, options?: MintClockedOptions]
+> = async (context, request, options = {}) => {
+  const clocked = await clockedOf(context);
   const handler = createSessionHandler({
     baseUrl: clocked.url,
     apiKey: clocked.apiKey,
     deploymentId: 1,
-    resolve: () => ({ externalId: 'renewal-viewer@acme.test' }),
+    resolve: () => ({ externalId: options.externalId ?? 'renewal-viewer@acme.test' }),
   });
   const response = await handler(
     new Request('http://localhost/api/embed-session', {
@@ -122,9 +161,9 @@ export const mintClockedSession: BrowserCommand<[request: Record<string, unknown
   return body.sessionId;
 };
 
-/** Moves the manual-clock emulator's clock forward. */
-export const advanceEmulatorClock: BrowserCommand<[milliseconds: number]> = async (_context, milliseconds) => {
-  registry().clocked.clock.advance(milliseconds);
+/** Moves the calling file's manual-clock emulator's clock forward. */
+export const advanceEmulatorClock: BrowserCommand<[milliseconds: number]> = async (context, milliseconds) => {
+  (await clockedOf(context)).clock.advance(milliseconds);
 };
 
 /**
@@ -242,7 +281,8 @@ declare module 'vitest/browser' {
     emulateColorScheme: (scheme: 'light' | 'dark') => Promise<void>;
     auditFrameAccessibility: (urlPart: string) => Promise<AxeViolation[]>;
     signDataToken: (options?: SignDataTokenOptions) => Promise<string>;
-    mintClockedSession: (request: Record<string, unknown>) => Promise<string>;
+    clockedEmulator: () => Promise<string>;
+    mintClockedSession: (request: Record<string, unknown>, options?: MintClockedOptions) => Promise<string>;
     advanceEmulatorClock: (milliseconds: number) => Promise<void>;
     inspectEmbedFrame: (urlPart: string) => Promise<EmbedFrameView>;
   }

@@ -403,7 +403,7 @@ describe('forged, malformed and foreign messages never reach a callback', () => 
 
 describe('session renewal with the emulator clock', () => {
   it('on session-expired: a new session, reloaded at the last path, state replayed, onSessionRenewed', async () => {
-    const tenantUrl = inject('clockedEmulatorUrl');
+    const tenantUrl = await commands.clockedEmulator();
     let calls = 0;
     const getEmbedSession: GetEmbedSession = (request) => {
       calls += 1;
