@@ -14,6 +14,7 @@ import {
   inspectEmbedFrame,
   mintClockedSession,
   mintEmbedSession,
+  postFromEmbedFrame,
   signDataToken,
 } from './test/browser/commands.ts';
 
@@ -77,6 +78,7 @@ const browserCommands = {
   mintClockedSession,
   advanceEmulatorClock,
   inspectEmbedFrame,
+  postFromEmbedFrame,
   signDataToken,
 };
 

@@ -25,6 +25,7 @@ export {
   useEmbed,
   DEFAULT_READY_TIMEOUT_MS,
   DEFAULT_RENEW_AFTER_MS,
+  DEFAULT_RENEWAL_LIMITS,
   EMBED_ERROR_CODES,
 } from './react';
 export type {
@@ -37,7 +38,7 @@ export type {
   EmbedDashboardOptions,
   EmbedErrorInfo,
 } from './react/use-embed';
-export type { EmbedStatus } from './core/embed-controller';
+export type { EmbedStatus, RenewalLimits } from './core/embed-controller';
 
 // Components
 export { EmbeddedDashboard, EmbeddedApp, EmbeddedChat } from './components/embeds/embedded';

@@ -258,8 +258,10 @@ export {
   EMBED_ERROR_CODES,
   DEFAULT_READY_TIMEOUT_MS,
   DEFAULT_RENEW_AFTER_MS,
+  DEFAULT_RENEWAL_LIMITS,
 } from './embed-controller';
 export type {
+  RenewalLimits,
   EmbedStatus,
   EmbedSnapshot,
   EmbedViewState,

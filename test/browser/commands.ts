@@ -15,6 +15,8 @@
  * - `emulateColorScheme(scheme)`: what the operating system prefers (`prefers-color-scheme`), for
  *   the page and every frame in it, through Playwright.
  * - `auditFrameAccessibility(urlPart)`: axe-core's WCAG 2 A/AA audit of a cross-origin frame.
+ * - `postFromEmbedFrame(urlPart, message, options?)`: messages posted by a cross-origin embed frame
+ *   itself to its parent (floods, misbehaving pages).
  *
  * The emulator is found through a registry on `globalThis` that `global-setup.ts` fills: the
  * config (which imports this file) and the global setup are loaded as separate module graphs of
@@ -226,6 +228,29 @@ export const inspectEmbedFrame: BrowserCommand<[urlPart: string]> = async (conte
   });
 };
 
+/**
+ * Posts `message` `count` times, `intervalMs` apart, from the window of the frame whose address
+ * contains `urlPart` to its parent, with the parent's origin as target: what that embed page
+ * itself would send (a flood of events, or a misbehaving page), which the test page cannot do
+ * across origins.
+ */
+export const postFromEmbedFrame: BrowserCommand<
+  [urlPart: string, message: unknown, options?: { count?: number; intervalMs?: number }]
+> = async (context, urlPart, message, options = {}) => {
+  if (context.provider.name !== 'playwright') throw new Error('postFromEmbedFrame needs the playwright provider');
+  const frame = await findFrame(context.page, urlPart);
+  await frame.evaluate(
+    async ({ message, count, intervalMs }) => {
+      const target = location.ancestorOrigins[0]!;
+      for (let index = 0; index < count; index++) {
+        if (index > 0 && intervalMs > 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+        parent.postMessage({ ...(message as object), timestamp: Date.now() }, target);
+      }
+    },
+    { message, count: options.count ?? 1, intervalMs: options.intervalMs ?? 0 },
+  );
+};
+
 /** Emulates the operating system's color scheme preference. */
 export const emulateColorScheme: BrowserCommand<[scheme: 'light' | 'dark']> = async (context, scheme) => {
   if (context.provider.name !== 'playwright') throw new Error('emulateColorScheme needs the playwright provider');
@@ -285,5 +310,10 @@ declare module 'vitest/browser' {
     mintClockedSession: (request: Record<string, unknown>, options?: MintClockedOptions) => Promise<string>;
     advanceEmulatorClock: (milliseconds: number) => Promise<void>;
     inspectEmbedFrame: (urlPart: string) => Promise<EmbedFrameView>;
+    postFromEmbedFrame: (
+      urlPart: string,
+      message: unknown,
+      options?: { count?: number; intervalMs?: number },
+    ) => Promise<void>;
   }
 }

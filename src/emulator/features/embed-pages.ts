@@ -21,7 +21,7 @@
  * The session's end (our choice; the service publishes no payloads for it): the page reads the
  * emulator's clock every second (`GET /embed/_clock`, `CLOCK_PATH`), so a manual clock moves it
  * too. `SESSION_EXPIRING_LEAD_MS` (5 minutes) before its 24-hour token lapses it posts
- * `service:event:session-expiring` `{ expiresAt }`, once; when it has lapsed,
+ * `service:event:session-expiring` `{ expiresAt }` (in the browser's time), once; when it has lapsed,
  * `service:event:session-expired` `{}`, once (also when the data API refuses the token). The host
  * then sends `service:action:set-session` with a new session, which the page exchanges at
  * `POST /embed/_session` (`SET_SESSION_PATH`) exactly as a load would (single use, 5-minute window)

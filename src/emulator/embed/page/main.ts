@@ -226,7 +226,14 @@ function start(): void {
         if (now >= expiresAt) lapse();
         else if (!expiring && now >= expiresAt - SESSION_EXPIRING_LEAD_MS) {
           expiring = true;
-          messenger.post({ surface: config.surface, type: 'service:event:session-expiring', payload: { expiresAt } });
+          // In the browser's time, which the host compares it with: a manual clock is the
+          // emulator's alone.
+          const left = expiresAt - now;
+          messenger.post({
+            surface: config.surface,
+            type: 'service:event:session-expiring',
+            payload: { expiresAt: Date.now() + left },
+          });
         }
       })
       // The emulator is gone (a test ended): nothing to tell.
