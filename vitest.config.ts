@@ -11,6 +11,7 @@ import {
   auditFrameAccessibility,
   clockedEmulator,
   emulateColorScheme,
+  emulateReducedMotion,
   inspectEmbedFrame,
   mintClockedSession,
   mintEmbedSession,
@@ -73,6 +74,7 @@ const REACT_18_INLINE = [
 const browserCommands = {
   mintEmbedSession,
   emulateColorScheme,
+  emulateReducedMotion,
   auditFrameAccessibility,
   clockedEmulator,
   mintClockedSession,

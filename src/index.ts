@@ -48,9 +48,16 @@ export type {
   EmbeddedChatProps,
   EmbedFrameProps,
 } from './components/embeds/embedded';
-export { EmbedPlaceholder, EmbedErrorState, EmbedRetryButton, embedLabels } from './components/embeds/parts';
+export {
+  EmbedPlaceholder,
+  EmbedErrorState,
+  EmbedRetryButton,
+  embedLabels,
+  describeEmbedError,
+} from './components/embeds/parts';
 export type {
   EmbedLabels,
+  EmbedErrorDescription,
   EmbedPlaceholderProps,
   EmbedErrorStateProps,
   EmbedRetryButtonProps,

@@ -182,14 +182,15 @@ function Logged({
 }
 
 /**
- * The four states of a surface against the live emulator: ready, loading (a session that has not
- * come yet), error with retry (the first session request fails), and renewal (a short session
- * lifetime, renewed while the story runs).
+ * The states of a surface against the live emulator: ready, loading (a session that has not come
+ * yet: the skeleton), error with retry (the first session request fails), error without retry (a
+ * setup error the viewer cannot fix), and renewal in place (a short session lifetime, renewed
+ * while the story runs without a reload).
  */
 export function surfaceStates(
   render: (props: SurfaceProps) => ReactNode,
   readyEvent: string,
-): Record<'Ready' | 'Loading' | 'ErrorWithRetry' | 'Renewal', StoryObj> {
+): Record<'Ready' | 'Loading' | 'ErrorWithRetry' | 'ErrorWithoutRetry' | 'Renewal', StoryObj> {
   return {
     Ready: {
       render: (args) => <Logged render={render} args={args} />,
@@ -207,6 +208,11 @@ export function surfaceStates(
       play: async ({ canvasElement }) => {
         expect(stateOf(canvasElement)).toBe('loading');
         await expect(canvasElement.querySelector('[data-part="placeholder"]')).toBeVisible();
+        // The skeleton fills the embed, so nothing moves when the page appears.
+        const root = canvasElement.querySelector('[data-service-embed]')!.getBoundingClientRect();
+        const skeleton = canvasElement.querySelector('[data-part="skeleton"]')!.getBoundingClientRect();
+        expect(skeleton.width).toBeGreaterThan(root.width - 40);
+        expect(skeleton.height).toBeGreaterThan(root.height - 40);
       },
     },
     ErrorWithRetry: {
@@ -229,11 +235,30 @@ export function surfaceStates(
         await waitFor(() => expect(stateOf(canvasElement)).toBe('ready'), { timeout: 15_000 });
       },
     },
+    ErrorWithoutRetry: {
+      render: (args) => (
+        <SessionOverride wrap={() => () => Promise.resolve('')}>
+          <Logged render={render} args={args} />
+        </SessionOverride>
+      ),
+      play: async ({ canvasElement }) => {
+        await waitFor(() => expect(stateOf(canvasElement)).toBe('error'), { timeout: 15_000 });
+        await expect(canvasElement.querySelector('[data-part="error-message"]')).toHaveTextContent(
+          'It is not set up correctly.',
+        );
+        await expect(canvasElement.querySelector('[data-part="retry"]')).toBeNull();
+      },
+    },
     Renewal: {
       render: (args) => <Logged render={render} args={args} extra={{ renewAfterMs: 4000 }} />,
       play: async ({ canvasElement }) => {
+        await waitFor(() => expect(stateOf(canvasElement)).toBe('ready'), { timeout: 15_000 });
+        const iframe = canvasElement.querySelector('iframe')!;
+        const src = iframe.src;
         await waitFor(() => expect(logText(canvasElement)).toContain('session renewed'), { timeout: 20_000 });
+        // Renewed in place: the same page, never hidden.
         expect(stateOf(canvasElement)).toBe('ready');
+        expect(iframe.src).toBe(src);
       },
     },
   };

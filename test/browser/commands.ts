@@ -13,7 +13,8 @@
  *   emulator of the calling test file alone, on a manual clock, a session minted on it through a
  *   partner's session route, and its clock moved forward (session expiry and renewal).
  * - `emulateColorScheme(scheme)`: what the operating system prefers (`prefers-color-scheme`), for
- *   the page and every frame in it, through Playwright.
+ *   the page and every frame in it, through Playwright; `emulateReducedMotion(motion)` the same for
+ *   `prefers-reduced-motion`.
  * - `auditFrameAccessibility(urlPart)`: axe-core's WCAG 2 A/AA audit of a cross-origin frame.
  * - `postFromEmbedFrame(urlPart, message, options?)`: messages posted by a cross-origin embed frame
  *   itself to its parent (floods, misbehaving pages).
@@ -257,6 +258,15 @@ export const emulateColorScheme: BrowserCommand<[scheme: 'light' | 'dark']> = as
   await context.page.emulateMedia({ colorScheme: scheme });
 };
 
+/** Emulates the viewer's motion preference (`prefers-reduced-motion`); `null` puts the browser's back. */
+export const emulateReducedMotion: BrowserCommand<[motion: 'reduce' | 'no-preference' | null]> = async (
+  context,
+  motion,
+) => {
+  if (context.provider.name !== 'playwright') throw new Error('emulateReducedMotion needs the playwright provider');
+  await context.page.emulateMedia({ reducedMotion: motion });
+};
+
 /** One rule axe found broken, with the elements that break it. */
 export interface AxeViolation {
   id: string;
@@ -304,6 +314,7 @@ declare module 'vitest/browser' {
   interface BrowserCommands {
     mintEmbedSession: (request: Record<string, unknown>, options?: MintOptions) => Promise<string>;
     emulateColorScheme: (scheme: 'light' | 'dark') => Promise<void>;
+    emulateReducedMotion: (motion: 'reduce' | 'no-preference' | null) => Promise<void>;
     auditFrameAccessibility: (urlPart: string) => Promise<AxeViolation[]>;
     signDataToken: (options?: SignDataTokenOptions) => Promise<string>;
     clockedEmulator: () => Promise<string>;

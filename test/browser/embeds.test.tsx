@@ -20,6 +20,7 @@ import {
   type GetEmbedSession,
 } from '../../src';
 import { createFakeEmbed } from '../../src/testing';
+import '../../src/styles.css';
 
 interface Config {
   tenantUrl: string;
@@ -642,6 +643,58 @@ describe('an embed navigated away from the tenant', () => {
     expect(states).toEqual(['loading', 'error']);
     expect(errors).toEqual([expect.objectContaining({ code: 'origin_changed' })]);
     expect(container.querySelector<HTMLIFrameElement>('iframe')!.style.visibility).toBe('hidden');
+  });
+});
+
+describe('what a viewer sees while it loads', () => {
+  const rect = (element: Element) => {
+    const { x, y, width, height } = element.getBoundingClientRect();
+    return { x, y, width, height };
+  };
+
+  it('a skeleton the size of the embed, and nothing moves when the page is ready', async () => {
+    const { container } = render(
+      <Provider>
+        <EmbeddedDashboard publicId="sales-overview" height={420} style={{ width: 640 }} />
+      </Provider>,
+    );
+    const root = rootOf(container);
+    const placeholder = container.querySelector('[data-part="placeholder"]')!;
+    const skeleton = placeholder.querySelector('[data-part="skeleton"]')!;
+    const iframe = container.querySelector('iframe')!;
+    const before = { root: rect(root), iframe: rect(iframe) };
+    expect(before.root).toMatchObject({ width: 640, height: 420 });
+    expect(rect(placeholder)).toEqual(before.root);
+    // Inset by the placeholder's padding on every side, whatever the embed's size.
+    const inner = rect(skeleton);
+    expect(inner.width).toBe(640 - 32);
+    expect(inner.height).toBe(420 - 32);
+    // The label is for screen readers; what shows is the skeleton.
+    expect(rect(placeholder.querySelector('[data-part="placeholder-label"]')!).width).toBeLessThanOrEqual(1);
+    expect(iframe.style.visibility).toBe('hidden');
+    await waitFor(() => expect(root.dataset['state']).toBe('ready'), { timeout: 15_000 });
+    expect({ root: rect(root), iframe: rect(iframe) }).toEqual(before);
+  });
+
+  it('the skeleton moves only when the viewer allows motion', async () => {
+    const animation = async () => {
+      const { container, unmount } = render(
+        <Provider getEmbedSession={() => new Promise(() => {})}>
+          <EmbeddedDashboard publicId="sales-overview" readyTimeoutMs={60_000} />
+        </Provider>,
+      );
+      const name = getComputedStyle(container.querySelector('[data-part="skeleton"]')!).animationName;
+      unmount();
+      return name;
+    };
+    try {
+      await commands.emulateReducedMotion('reduce');
+      expect(await animation()).toBe('none');
+      await commands.emulateReducedMotion('no-preference');
+      expect(await animation()).toBe('service-skeleton-pulse');
+    } finally {
+      await commands.emulateReducedMotion(null);
+    }
   });
 });
 
