@@ -9,7 +9,7 @@
  */
 
 // React layer: provider and hooks
-export { ServiceProvider, useServiceContext, useStore } from './react';
+export { ServiceProvider, useServiceContext, useStore, themeTokens, themeContrastProblems } from './react';
 export type {
   ServiceProviderProps,
   ServiceContextValue,
@@ -19,6 +19,7 @@ export type {
   ChatSettings,
   DataSettings,
   ExternalStore,
+  ThemeTokens,
 } from './react';
 export {
   fetchEmbedSession,

@@ -14,6 +14,8 @@ export type {
   DataSettings,
 } from './context';
 export { useStore } from './use-store';
+export { themeTokens, themeContrastProblems } from './theme';
+export type { ThemeTokens } from './theme';
 export type { ExternalStore } from './use-store';
 export { useLatest, useIsomorphicLayoutEffect } from './use-latest';
 export { fetchEmbedSession } from './fetch-embed-session';

@@ -1,7 +1,8 @@
 /**
  * The colour scheme where a chart is drawn, read from the page's `--service-*` tokens and
- * `color-scheme`, and read again when the theme changes (system preference or a
- * `data-service-theme` attribute anywhere in the document).
+ * `color-scheme` (and a brand's `--service-chart-font` and `--service-chart-accent`), and read
+ * again when the theme changes (system preference or a `data-service-theme` attribute anywhere in
+ * the document).
  *
  * @module
  */
@@ -20,11 +21,19 @@ function readTheme(element: HTMLElement | null): ChartTheme {
     text: token('--service-color-text') || style.color,
     muted: token('--service-color-text-muted') || style.color,
     border: token('--service-color-border') || 'currentColor',
+    // A brand theme's (ServiceProvider's `theme`), when one is set.
+    font: token('--service-chart-font'),
+    accent: token('--service-chart-accent'),
   };
 }
 
 const same = (a: ChartTheme, b: ChartTheme) =>
-  a.dark === b.dark && a.text === b.text && a.muted === b.muted && a.border === b.border;
+  a.dark === b.dark &&
+  a.text === b.text &&
+  a.muted === b.muted &&
+  a.border === b.border &&
+  a.font === b.font &&
+  a.accent === b.accent;
 
 /** The chart theme at `ref`, updated on theme changes. */
 export function useChartTheme(ref: RefObject<HTMLElement | null>): ChartTheme | undefined {

@@ -115,7 +115,7 @@ function injectData(node: Json, topLevel: boolean): void {
   }
 }
 
-/** Theme colours read from the page, for dark mode. */
+/** Theme colours read from the page, for dark mode, and a brand's font and colour. */
 export interface ChartTheme {
   dark: boolean;
   /** `--service-color-text`. */
@@ -124,6 +124,10 @@ export interface ChartTheme {
   muted: string;
   /** `--service-color-border`. */
   border: string;
+  /** `--service-chart-font`: the brand's font (a theme's `font`); empty or absent when none is set. */
+  font?: string;
+  /** `--service-chart-accent`: the brand's colour (a theme's `primaryColor`); empty or absent when none is set. */
+  accent?: string;
 }
 
 /**
@@ -154,8 +158,37 @@ export function prepareSpec(
       isRecord(prepared['config']) ? (prepared['config'] as JsonObject) : {},
       options.theme,
     );
+  if (options.theme.font || options.theme.accent)
+    prepared['config'] = brandConfig(
+      isRecord(prepared['config']) ? (prepared['config'] as JsonObject) : {},
+      options.theme,
+    );
   // Dates are not JSON: the records go in as they are.
   return { ...prepared, datasets: { [RESULT_DATA_NAME]: records } };
+}
+
+/**
+ * `config` with a brand's font on every text and its colour as the single series' colour and the
+ * first of the category palette, over the spec's own (the agent writes the service's default style
+ * into every spec): one theme brands the charts too.
+ */
+function brandConfig(config: JsonObject, theme: ChartTheme): JsonObject {
+  const next: JsonObject = { ...config };
+  const merge = (key: string, values: JsonObject) => {
+    next[key] = { ...(isRecord(config[key]) ? (config[key] as JsonObject) : {}), ...values };
+  };
+  if (theme.font) {
+    next['font'] = theme.font;
+    for (const key of ['axis', 'legend', 'header']) merge(key, { labelFont: theme.font, titleFont: theme.font });
+    merge('title', { font: theme.font, subtitleFont: theme.font });
+  }
+  if (theme.accent) {
+    merge('mark', { color: theme.accent });
+    const range = isRecord(config['range']) ? (config['range'] as JsonObject) : {};
+    const category = Array.isArray(range['category']) ? range['category'].slice(1) : [];
+    merge('range', { category: [theme.accent, ...category] });
+  }
+  return next;
 }
 
 /** `config` with the theme's text and rule colours over the spec's own (dark mode). */
