@@ -42,6 +42,13 @@ export interface AgentChatProps extends UseAgentChatOptions, Omit<ComponentProps
    * become its `--service-*` tokens and its charts' (docs/theming.md). Tokens in `style` win over both.
    */
   theme?: EmbedTheme;
+  /**
+   * The question in the composer, when you hold it: pre-fill one (a dashboard's drilldown, see
+   * `drilldownQuestion`) and keep it with `onInputChange`. Default: the composer holds it.
+   */
+  input?: string;
+  /** Every change of the question in the composer (typing, and clearing it once sent). */
+  onInputChange?: (input: string) => void;
 }
 
 /**
@@ -71,6 +78,8 @@ export const AgentChat = /*#__PURE__*/ forwardRef<HTMLElement, AgentChatProps>(f
     disabled,
     autoFocus,
     theme,
+    input,
+    onInputChange,
     className,
     style,
     ...rest
@@ -90,7 +99,7 @@ export const AgentChat = /*#__PURE__*/ forwardRef<HTMLElement, AgentChatProps>(f
         {...rest}
       >
         {empty ? <ChatEmptyState suggestions={suggestions} /> : <ChatMessageList />}
-        <ChatComposer disabled={disabled} autoFocus={autoFocus} />
+        <ChatComposer disabled={disabled} autoFocus={autoFocus} input={input} onInputChange={onInputChange} />
         <ChatAnnouncer />
       </section>
     </AgentChatProvider>
