@@ -24,3 +24,4 @@ export const Loading: Story = states.Loading as Story;
 export const ErrorWithRetry: Story = states.ErrorWithRetry as Story;
 export const ErrorWithoutRetry: Story = states.ErrorWithoutRetry as Story;
 export const Renewal: Story = states.Renewal as Story;
+export const RenewalByReload: Story = states.RenewalByReload as Story;

@@ -5,7 +5,7 @@ import { becomesReady, embedArgs, embedArgTypes, surfaceStates } from './embed-s
 // A published dashboard of the emulator (`sales-overview`), signed-embedded through the
 // partner's session route. `Playground` takes its props from the controls; each other story is
 // one state: ready, loading (the skeleton), error with and without retry,
-// renewal in place.
+// renewal in place, renewal by reload.
 const meta = {
   title: 'Embeds/EmbeddedDashboard',
   component: EmbeddedDashboard,
@@ -32,3 +32,4 @@ export const Loading: Story = states.Loading as Story;
 export const ErrorWithRetry: Story = states.ErrorWithRetry as Story;
 export const ErrorWithoutRetry: Story = states.ErrorWithoutRetry as Story;
 export const Renewal: Story = states.Renewal as Story;
+export const RenewalByReload: Story = states.RenewalByReload as Story;

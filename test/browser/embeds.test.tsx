@@ -10,6 +10,7 @@ import { commands } from 'vitest/browser';
 import {
   EmbeddedApp,
   EmbeddedChat,
+  DEFAULT_RENEWAL_LIMITS,
   EmbeddedDashboard,
   ServiceProvider,
   fetchEmbedSession,
@@ -611,6 +612,42 @@ describe('session renewal with the emulator clock', () => {
       expect(app.calls()).toBe(2);
     } finally {
       seen.restore();
+    }
+  });
+});
+
+describe("renewal against the testing kit's fake embed", () => {
+  const ready = {
+    type: 'service:event:ready',
+    payload: { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' },
+  } as const;
+
+  it('a page that answers ready takes the session in place; a silent one is loaded again', async () => {
+    const fake = createFakeEmbed();
+    let sessions = 0;
+    let renewed = 0;
+    try {
+      render(
+        <Provider tenantUrl={fake.tenantUrl} getEmbedSession={async () => `session-${(sessions += 1)}`}>
+          <EmbeddedDashboard publicId="a" renewal={{ timeoutMs: 500 }} onSessionRenewed={() => (renewed += 1)} />
+        </Provider>,
+      );
+      await fake.loaded(1);
+      await fake.emit({ type: 'service:event:session-expiring', payload: { expiresAt: Date.now() + 60_000 } });
+      const action = await fake.waitForAction('service:action:set-session');
+      expect(action.payload).toEqual({ sessionId: 'session-2' });
+      await fake.emit(ready);
+      await waitFor(() => expect(renewed).toBe(1));
+      expect(fake.loads).toHaveLength(1);
+
+      // Past the backoff, a page that does not answer is loaded again with a new session.
+      await new Promise((resolve) => setTimeout(resolve, DEFAULT_RENEWAL_LIMITS.backoffMs));
+      await fake.emit({ type: 'service:event:session-expiring', payload: {} });
+      await waitFor(() => expect(fake.loads).toHaveLength(2), { timeout: 5_000 });
+      expect(new URL(fake.loads[1]!.url).searchParams.get('session')).toBe('session-4');
+      await waitFor(() => expect(renewed).toBe(2));
+    } finally {
+      fake.dispose();
     }
   });
 });
