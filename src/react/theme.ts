@@ -213,14 +213,16 @@ const warned = new Set<string>();
  * they become (see {@link themeContrastProblems}). Does nothing in production builds.
  */
 export function warnThemeContrast(theme: EmbedTheme | undefined, colorScheme?: ColorScheme): void {
-  if (process.env.NODE_ENV === 'production' || !theme) return;
-  const key = JSON.stringify([theme, colorScheme]);
-  if (warned.has(key)) return;
-  warned.add(key);
-  const problems = themeContrastProblems(theme, colorScheme);
-  if (problems.length)
-    console.warn(
-      `[@service/react] theme colours fail WCAG AA contrast where the chat uses them:\n- ${problems.join('\n- ')}\n` +
-        'Pick colours that pass, or set the --service-* tokens yourself (docs/theming.md).',
-    );
+  // The whole body in the condition, so production bundles drop it and the checks it calls.
+  if (process.env.NODE_ENV !== 'production' && theme) {
+    const key = JSON.stringify([theme, colorScheme]);
+    if (warned.has(key)) return;
+    warned.add(key);
+    const problems = themeContrastProblems(theme, colorScheme);
+    if (problems.length)
+      console.warn(
+        `[@service/react] theme colours fail WCAG AA contrast where the chat uses them:\n- ${problems.join('\n- ')}\n` +
+          'Pick colours that pass, or set the --service-* tokens yourself (docs/theming.md).',
+      );
+  }
 }

@@ -23,6 +23,10 @@ export function useThemeTokens(own?: EmbedTheme): CSSProperties {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [key],
   );
-  useEffect(() => warnThemeContrast(theme, colorScheme), [theme, colorScheme]);
+  if (process.env.NODE_ENV !== 'production') {
+    // A build-time constant: the hooks are the same on every render of a build.
+    // eslint-disable-next-line react-hooks/rules-of-hooks
+    useEffect(() => warnThemeContrast(theme, colorScheme), [theme, colorScheme]);
+  }
   return useMemo(() => themeTokens(theme) as CSSProperties, [theme]);
 }
