@@ -101,6 +101,7 @@ export type {
   AiQueryStatus,
   AiQueryPayload,
   ErrorPayload,
+  SessionExpiringPayload,
   EmbedEventPayloads,
   EmbedEventType,
   EmbedEventOf,
@@ -250,6 +251,9 @@ export type { ScheduleNotify } from './store';
 export { createEmbedChannel } from './embed-channel';
 export type { EmbedRejection, EmbedChannelOptions, EmbedChannel, EmbedIframe } from './embed-channel';
 export { tenantOrigin, buildEmbedUrl, buildFilterUrlParameter } from './embed-url';
+// "Ask about this": a drilldown and the dashboard's filters as a question for the chat
+export { drilldownQuestion, describeFilters } from './embed-questions';
+export type { DrilldownQuestionParts, DrilldownQuestionOptions } from './embed-questions';
 // Embed controller: one iframe's life (session per load, ready timeout, queue, view state,
 // renewal), which `useEmbed` and non-React hosts share
 export {
@@ -257,8 +261,10 @@ export {
   EMBED_ERROR_CODES,
   DEFAULT_READY_TIMEOUT_MS,
   DEFAULT_RENEW_AFTER_MS,
+  DEFAULT_RENEWAL_LIMITS,
 } from './embed-controller';
 export type {
+  RenewalLimits,
   EmbedStatus,
   EmbedSnapshot,
   EmbedViewState,

@@ -40,6 +40,7 @@ export {
 export {
   ECHO_PARAMETER as EMBED_ECHO_PARAMETER,
   STATE_EVENT_TYPE as EMBED_STATE_EVENT_TYPE,
+  SESSION_EXPIRING_LEAD_MS,
   type EmbedPageState,
   type EmbedPageWidgetState,
 } from './embed/config';
