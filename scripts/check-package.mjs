@@ -94,7 +94,7 @@ try {
   if (attw.status !== 0) problems.push('attw found problems (table above)');
 
   const consumer = installInto(join(dir, 'consumer'), tarball);
-  problems.push(...runsWithoutProcess(consumer));
+  problems.push(...runsWithoutProcess(consumer), ...runsWithoutProcess(consumer, 'development'));
   problems.push(...typesCheckInNodeOnly(consumer));
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -126,7 +126,8 @@ function installInto(folder, tarball) {
  * details in development), `isEmbedEvent`, the chat client (a stream from a `fetch` of its own),
  * `validateSessionRequest`, and both route handlers (a cross-site request is refused).
  */
-function runsWithoutProcess(folder) {
+function runsWithoutProcess(folder, condition) {
+  const development = condition === 'development';
   const probe = `
     const { createRequire } = await import('node:module');
     const require = createRequire(${JSON.stringify(join(folder, 'package.json'))});
@@ -141,6 +142,8 @@ function runsWithoutProcess(folder) {
       let bad;
       try { core.buildEmbedUrl({ tenantUrl: 'http://acme.example.com', surface: 'dashboard', publicId: 'p1', sessionId: 's1', locale: '!!' }); } catch (error) { bad = error; }
       check(kind + ' buildEmbedUrl refuses with its own error', core.ServiceConfigError.isInstance(bad) || core.ServiceValidationError.isInstance(bad));
+      // The details of a problem are the development build's alone: the other names the field.
+      check(kind + ' details ${development ? 'in' : 'left out of'} the message', String(bad && bad.message).includes('"http://acme.example.com"') === ${development});
       check(kind + ' isEmbedEvent', core.isEmbedEvent({ source: 'service-embed', direction: 'event', type: 'service:event:ready', timestamp: 1, surface: 'dashboard', payload: { embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'dashboard' } }) && !core.isEmbedEvent({ type: 'x' }));
       const lines = [
         { id: '__cutoff__', role: 'assistant', state: { isStreaming: false, chatId: 'c1' }, sort: 0 },
@@ -167,15 +170,22 @@ function runsWithoutProcess(folder) {
     globalThis.process = keep;
     process.stdout.write(JSON.stringify(results));
   `;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: folder, encoding: 'utf8' });
+  const flags = development ? ['--conditions=development'] : [];
+  const run = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', probe], {
+    cwd: folder,
+    encoding: 'utf8',
+  });
   let results;
   try {
     results = JSON.parse(run.stdout);
   } catch {
     return [`importing core and server with no process failed: ${run.stderr || run.stdout}`];
   }
-  console.log(`check-package: ${results.filter(([, ok]) => ok).length}/${results.length} calls worked with no process`);
-  return results.filter(([, ok]) => !ok).map(([label]) => `with no process global: ${label}`);
+  const build = development ? 'development' : 'default';
+  console.log(
+    `check-package: ${results.filter(([, ok]) => ok).length}/${results.length} calls of the ${build} build worked with no process`,
+  );
+  return results.filter(([, ok]) => !ok).map(([label]) => `with no process global (${build} build): ${label}`);
 }
 
 /**

@@ -104,9 +104,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
   const view = iframe.ownerDocument.defaultView;
   if (!view) {
     throw new ServiceConfigError(
-      (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production'
-        ? 'createEmbedChannel: the iframe has no window'
-        : 'iframe',
+      process.env.NODE_ENV !== 'production' ? 'createEmbedChannel: the iframe has no window' : 'iframe',
     );
   }
 
@@ -140,7 +138,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
       rejected([
         problem(
           'origin',
-          (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
+          process.env.NODE_ENV !== 'production' &&
             `${event.origin} is not the tenant origin ${origin} (check tenantUrl)`,
         ),
       ]);
@@ -170,13 +168,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
         const problems =
           result.kind === 'invalid'
             ? result.problems
-            : [
-                problem(
-                  'type',
-                  (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-                    `"${result.message.type}" is not an action`,
-                ),
-              ];
+            : [problem('type', process.env.NODE_ENV !== 'production' && `"${result.message.type}" is not an action`)];
         throw new ServiceValidationError(problems);
       }
       if (disposed) return;
@@ -187,13 +179,7 @@ export function createEmbedChannel(options: EmbedChannelOptions): EmbedChannel {
         snapshot = structuredClone(result.message);
       } catch (cause) {
         throw new ServiceValidationError(
-          [
-            problem(
-              'payload',
-              (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-                'must be plain data',
-            ),
-          ],
+          [problem('payload', process.env.NODE_ENV !== 'production' && 'must be plain data')],
           { cause },
         );
       }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createEmbedChannel, type EmbedChannel } from './embed-channel';
+import { createEmbedChannel, type EmbedChannel, type EmbedIframe } from './embed-channel';
 import {
   buildEmbedUrl,
   buildFilterUrlParameter,
@@ -146,7 +146,7 @@ export interface EmbedController {
   /** The current state: the same object until something changed. */
   getSnapshot(): EmbedSnapshot;
   /** Takes the iframe and starts its first load (in a microtask, so StrictMode's remount costs nothing). */
-  attach(iframe: HTMLIFrameElement): void;
+  attach(iframe: EmbedIframe): void;
   /** Lets the iframe go: cancels the session fetch and timers, stops listening. */
   detach(): void;
   /** Loads again with a new session (the error state's retry). */
@@ -202,7 +202,7 @@ function toServiceError(error: unknown, code: string): ServiceError {
 export function createEmbedController(read: () => EmbedControllerOptions): EmbedController {
   let snapshot: EmbedSnapshot = { status: 'loading', error: undefined };
   const { subscribe, notify: changed } = createSubscribable();
-  let iframe: HTMLIFrameElement | null = null;
+  let iframe: EmbedIframe | null = null;
   let channel: EmbedChannel | undefined;
   // Every load, attach and detach starts a new generation; late answers of older ones are dropped.
   let generation = 0;

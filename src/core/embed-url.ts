@@ -47,7 +47,7 @@ function parseTenantUrl(tenantUrl: string): URL {
     throw new ServiceConfigError(
       problem(
         'tenantUrl',
-        (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
+        process.env.NODE_ENV !== 'production' &&
           `${JSON.stringify(tenantUrl)} ${
             !url
               ? 'is not an absolute URL such as "https://acme.example.com"'
@@ -240,11 +240,7 @@ const entryProblem = (field: string, key: unknown, detail: string | false): stri
 function filterParameters(filters: EmbedFilters, problems: string[]): [string, string][] {
   const entries = filterEntries(filters);
   if (!entries) {
-    problems.push(
-      (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production'
-        ? 'filters must be an object or a list'
-        : 'filters',
-    );
+    problems.push(process.env.NODE_ENV !== 'production' ? 'filters must be an object or a list' : 'filters');
     return [];
   }
   const parameters: [string, string][] = [];
@@ -256,18 +252,11 @@ function filterParameters(filters: EmbedFilters, problems: string[]): [string, s
         entryProblem(
           'filters',
           member,
-          (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-            'is not a member: write it as "<view>.<dimension>"',
+          process.env.NODE_ENV !== 'production' && 'is not a member: write it as "<view>.<dimension>"',
         ),
       );
     } else if (seen.has(member)) {
-      problems.push(
-        entryProblem(
-          'filters',
-          member,
-          (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' && 'is given twice',
-        ),
-      );
+      problems.push(entryProblem('filters', member, process.env.NODE_ENV !== 'production' && 'is given twice'));
     } else {
       seen.add(member);
       // A plain operand means the default `equals` filter: `{"value": operand}`.
@@ -282,12 +271,7 @@ function filterParameters(filters: EmbedFilters, problems: string[]): [string, s
       if (valid) parameters.push([FILTER_PARAMETER_PREFIX + member, JSON.stringify(condition)]);
       else
         problems.push(
-          entryProblem(
-            'filters',
-            member,
-            (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-              'needs a value or an operator',
-          ),
+          entryProblem('filters', member, process.env.NODE_ENV !== 'production' && 'needs a value or an operator'),
         );
     }
   }
@@ -343,22 +327,17 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
   // The options' plain rules, with the protocol's combinators and rules; the per-entry rules follow.
   shape({
     surface: oneOf(SURFACES),
-    sessionId: is(
-      isText,
-      (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-        'a new session per iframe load',
-    ),
+    sessionId: is(isText, process.env.NODE_ENV !== 'production' && 'a new session per iframe load'),
     ...(surface === 'dashboard' && {
       publicId: is(
         (id) => isText(id) && id !== '.' && id !== '..',
-        (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-          "the dashboard's public id",
+        process.env.NODE_ENV !== 'production' && "the dashboard's public id",
       ),
     }),
     ...(surface === 'app' && {
       deploymentId: is(
         (id) => Number.isSafeInteger(id) && (id as number) > 0,
-        (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' && 'a positive integer',
+        process.env.NODE_ENV !== 'production' && 'a positive integer',
       ),
     }),
     timeGrains: optional(object),
@@ -383,18 +362,12 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
           entryProblem(
             'timeGrains',
             member,
-            (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-              'is not a member: write it as "<view>.<dimension>"',
+            process.env.NODE_ENV !== 'production' && 'is not a member: write it as "<view>.<dimension>"',
           ),
         );
       } else if (typeof grain !== 'string' || !/^[A-Za-z_]\w*$/.test(grain)) {
         problems.push(
-          entryProblem(
-            'timeGrains',
-            member,
-            (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-              'needs a granularity name',
-          ),
+          entryProblem('timeGrains', member, process.env.NODE_ENV !== 'production' && 'needs a granularity name'),
         );
       } else parameters.push([TIME_GRAIN_PARAMETER_PREFIX + member, grain]);
     }
@@ -404,23 +377,9 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
 
   for (const [name, value] of entriesOf(switches)) {
     if (!/^show[A-Z]\w*$/.test(name))
-      problems.push(
-        entryProblem(
-          'switches',
-          name,
-          (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-            'is not a show... switch',
-        ),
-      );
+      problems.push(entryProblem('switches', name, process.env.NODE_ENV !== 'production' && 'is not a show... switch'));
     else if (value !== undefined && typeof value !== 'boolean')
-      problems.push(
-        entryProblem(
-          'switches',
-          name,
-          (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-            'must be true or false',
-        ),
-      );
+      problems.push(entryProblem('switches', name, process.env.NODE_ENV !== 'production' && 'must be true or false'));
     // Only the literal `false` means anything to the service; shown is the default.
     else if (value === false) parameters.push([name, 'false']);
   }

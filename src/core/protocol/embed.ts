@@ -485,11 +485,7 @@ export const is =
   (value, path, problems) => {
     if (!test(value))
       problems.push(
-        problem(
-          path,
-          (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-            `expected ${expected}, got ${describe(value)}`,
-        ),
+        problem(path, process.env.NODE_ENV !== 'production' && `expected ${expected}, got ${describe(value)}`),
       );
   };
 
@@ -510,8 +506,7 @@ const nullable =
 export const oneOf = (options: readonly unknown[]): Rule =>
   is(
     (value) => options.includes(value),
-    (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-      options.map((option) => JSON.stringify(option)).join(' or '),
+    process.env.NODE_ENV !== 'production' && options.map((option) => JSON.stringify(option)).join(' or '),
   );
 
 // Loose: fields a newer service adds pass through instead of failing the message.
@@ -521,11 +516,7 @@ export const shape =
   (value, path, problems) => {
     if (!isRecord(value)) {
       problems.push(
-        problem(
-          path,
-          (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-            `expected an object, got ${describe(value)}`,
-        ),
+        problem(path, process.env.NODE_ENV !== 'production' && `expected an object, got ${describe(value)}`),
       );
       return;
     }
@@ -534,29 +525,20 @@ export const shape =
 
 const text = (test: (value: string) => boolean, expected: string | false): Rule =>
   is((value) => typeof value === 'string' && test(value), expected);
-const string = text(
-  () => true,
-  (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' && 'a string',
-);
+const string = text(() => true, process.env.NODE_ENV !== 'production' && 'a string');
 const optionalString = optional(string);
 const number = is(
   (value) => typeof value === 'number' && Number.isFinite(value),
-  (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' && 'a finite number',
+  process.env.NODE_ENV !== 'production' && 'a finite number',
 );
 const optionalNumber = optional(number);
 const surface = oneOf(SURFACES);
 /** Any object. */
 export const object = shape({});
 /** A BCP-47 tag, for `set-locale` and the embed URL's `locale`. */
-export const localeRule = text(
-  isLocaleTag,
-  (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' && 'a BCP-47 tag',
-);
+export const localeRule = text(isLocaleTag, process.env.NODE_ENV !== 'production' && 'a BCP-47 tag');
 /** An IANA time zone, for `set-timezone` and the embed URL's `timezone`. */
-export const timeZoneRule = text(
-  isTimeZone,
-  (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' && 'an IANA time zone',
-);
+export const timeZoneRule = text(isTimeZone, process.env.NODE_ENV !== 'production' && 'an IANA time zone');
 
 const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> } = {
   'service:event:ready': {
@@ -592,12 +574,7 @@ const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> }
     message: string,
     name: optionalString,
     context: optionalString,
-    fatal: optional(
-      is(
-        (value) => typeof value === 'boolean',
-        (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' && 'a boolean',
-      ),
-    ),
+    fatal: optional(is((value) => typeof value === 'boolean', process.env.NODE_ENV !== 'production' && 'a boolean')),
   },
   'service:event:session-expiring': { expiresAt: optionalNumber },
 };
@@ -610,8 +587,7 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
     borderRadius: optional(
       is(
         (value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)),
-        (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-          'a CSS length or pixels',
+        process.env.NODE_ENV !== 'production' && 'a CSS length or pixels',
       ),
     ),
     analyticsChat: optional(
@@ -625,8 +601,7 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
   'service:action:set-filter': {
     filterUrlParameter: text(
       isFilterUrlParameter,
-      (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-        'f_<view>.<dimension>=<JSON>, joined by &',
+      process.env.NODE_ENV !== 'production' && 'f_<view>.<dimension>=<JSON>, joined by &',
     ),
   },
   'service:action:navigate': { path: string },
@@ -694,21 +669,14 @@ function parse(
   const problems: string[] = [];
   // 6.1: `source` is checked first, so messages of other libraries fail with one clear reason.
   if (!isRecord(value) || value.source !== EMBED_SOURCE) {
-    problems.push(
-      problem(
-        'source',
-        (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-          `expected "${EMBED_SOURCE}"`,
-      ),
-    );
+    problems.push(problem('source', process.env.NODE_ENV !== 'production' && `expected "${EMBED_SOURCE}"`));
   } else {
     // The envelope of both directions, one rule set (6.1).
     shape({
       direction: oneOf([direction]),
       type: text(
         (type) => type.startsWith(`service:${direction}:`),
-        (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-          `a name starting with "service:${direction}:"`,
+        process.env.NODE_ENV !== 'production' && `a name starting with "service:${direction}:"`,
       ),
       payload: object,
       timestamp: number,
@@ -718,13 +686,7 @@ function parse(
           ? surface
           : (_, path, found) => {
               if ('surface' in value)
-                found.push(
-                  problem(
-                    path,
-                    (typeof process === 'undefined' ? 'production' : process.env.NODE_ENV) !== 'production' &&
-                      'not allowed on actions',
-                  ),
-                );
+                found.push(problem(path, process.env.NODE_ENV !== 'production' && 'not allowed on actions'));
             },
     })(value, '', problems);
     if (!problems.length) {
