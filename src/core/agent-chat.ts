@@ -41,7 +41,7 @@ export interface AgentChatOptions {
    * are always current when read.
    */
   scheduleNotify?: ScheduleNotify;
-  /** A stored thread to continue: {@link AgentChat.resume} reads it, and `send` adds to it. */
+  /** A stored thread to continue: {@link AgentChatController.resume} reads it, and `send` adds to it. */
   chatId?: string;
   /** Called once the service has named the thread (the first `__cutoff__` of a new chat). */
   onChatId?: (chatId: string) => void;
@@ -57,7 +57,7 @@ export interface AgentChatOptions {
 }
 
 /** A conversation with an agent. Every method is bound: pass them around freely. */
-export interface AgentChat {
+export interface AgentChatController {
   /**
    * Asks `input`. The user's message shows at once; the promise settles when the answer ends
    * (its outcome is in the snapshot and `onFinish`/`onError`). Rejects, sending nothing, with a
@@ -80,7 +80,7 @@ export interface AgentChat {
   resume(): Promise<void>;
   /**
    * Cuts the local request (the agent goes on) and forgets the thread: a new conversation, or,
-   * given a `chatId`, that stored thread (shown once {@link AgentChat.resume} reads it).
+   * given a `chatId`, that stored thread (shown once {@link AgentChatController.resume} reads it).
    */
   reset(chatId?: string): void;
   /** Calls `listener` after each change of the snapshot (batched by `scheduleNotify`); returns the unsubscribe. Bound: pass it to `useSyncExternalStore` as it is. */
@@ -214,7 +214,7 @@ function toError(error: unknown): Error {
  * await chat.send('Revenue by month?');
  * ```
  */
-export function createAgentChat(options: AgentChatOptions): AgentChat {
+export function createAgentChat(options: AgentChatOptions): AgentChatController {
   const { client, abortGraceMs = 3000 } = options;
   if (!client || typeof client.stream !== 'function')
     throw new ServiceConfigError('createAgentChat: `client` must be a chat client (createChatClient)');
@@ -323,7 +323,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
     }
   }
 
-  const chat: AgentChat = {
+  const chat: AgentChatController = {
     send(input: string): Promise<void> {
       const refusal = refuse();
       if (refusal) return refusal;

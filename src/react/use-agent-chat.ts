@@ -6,7 +6,7 @@
  * @module
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { createAgentChat, type AgentChat, type AgentChatSnapshot } from '../core/agent-chat';
+import { createAgentChat, type AgentChatController, type AgentChatSnapshot } from '../core/agent-chat';
 import { createChatClient, type ChatClient } from '../core/chat-client';
 import { ServiceConfigError } from '../core/errors';
 import type { ScheduleNotify } from '../core/store';
@@ -33,13 +33,13 @@ export interface UseAgentChatOptions extends ChatSettings {
 /** What {@link useAgentChat} returns: the controller's snapshot and its actions (stable functions). */
 export interface UseAgentChatResult extends AgentChatSnapshot {
   /** Asks a question; refused (rejects with `StreamingInProgressError`) while an answer runs. */
-  send: AgentChat['send'];
+  send: AgentChatController['send'];
   /** Stops the agent through the abort endpoint; `status` ends `aborted` (or `error` if refused). */
-  abort: AgentChat['abort'];
+  abort: AgentChatController['abort'];
   /** Continues the thread (reads it) or resends a failed question with its same message id. */
-  resume: AgentChat['resume'];
+  resume: AgentChatController['resume'];
   /** Starts a new conversation. */
-  reset: AgentChat['reset'];
+  reset: AgentChatController['reset'];
 }
 
 /**
@@ -91,7 +91,7 @@ export function useAgentChat(options: UseAgentChatOptions = {}): UseAgentChatRes
       client = { key, value };
       return value;
     };
-    const controller: AgentChat = createAgentChat({
+    const controller: AgentChatController = createAgentChat({
       client: {
         stream: (request, streamOptions) => current().stream(request, streamOptions),
         abort: (chatId, abortOptions) => current().abort(chatId, abortOptions),

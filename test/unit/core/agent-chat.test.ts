@@ -9,7 +9,7 @@ import {
   agentChatReducer,
   createAgentChat,
   INITIAL_AGENT_CHAT_STATE,
-  type AgentChat,
+  type AgentChatController,
   type AgentChatStatus,
 } from '../../../src/core/agent-chat';
 import { createChatClient, type ChatClientOptions } from '../../../src/core/chat-client';
@@ -25,7 +25,7 @@ import {
 } from '../../../src/testing';
 
 /** Every status the controller published, in order, without repeats. */
-function statuses(chat: AgentChat): AgentChatStatus[] {
+function statuses(chat: AgentChatController): AgentChatStatus[] {
   const seen: AgentChatStatus[] = [chat.getSnapshot().status];
   chat.subscribe(() => {
     const { status } = chat.getSnapshot();
@@ -203,7 +203,7 @@ describe('createAgentChat against the emulator', () => {
 
   const alice = { externalId: 'alice@partner.test' };
   const makeChat = (clientOptions: Partial<ChatClientOptions> = {}, chatId?: string) => {
-    const chat: AgentChat = createAgentChat({
+    const chat: AgentChatController = createAgentChat({
       chatId,
       client: createChatClient({
         url: emulator.aiUrl,
