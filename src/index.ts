@@ -92,8 +92,16 @@ export type { ResultColumn } from './core/result-data';
 // Values of query results as people read them (the result table's formatting, for views of your own).
 export { formatValue, describeColumn, humanizeName, columnTitle, pluralForm } from './core/format-value';
 export type { FormatColumn, ValueFormat, TemporalGranularity, PluralForms } from './core/format-value';
-export { useAgentChat } from './react';
-export type { UseAgentChatOptions, UseAgentChatResult } from './react';
+export { useAgentChat, useAgentChatController } from './react';
+export type {
+  UseAgentChatOptions,
+  UseAgentChatInit,
+  UseAgentChatAdopt,
+  UseAgentChatCallbacks,
+  UseAgentChatResult,
+  AgentChatFeedback,
+  AgentChatFeedbackInput,
+} from './react';
 
 // Components
 export {
@@ -112,6 +120,7 @@ export {
 } from './components/chat';
 export type {
   AgentChatProps,
+  AgentChatViewProps,
   AgentChatProviderProps,
   AgentChatComponents,
   AgentChatConfig,

@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { AgentChat, type AgentChatProps } from '../src/components/chat';
-import { useAgentChat, type UseAgentChatOptions } from '../src/react';
+import { AgentChat, type AgentChatViewProps } from '../src/components/chat';
+import { useAgentChat, type UseAgentChatCallbacks, type UseAgentChatInit } from '../src/react';
 // The emulator's fault module alone (no server code): a pure helper that runs in the browser.
 import { fetchWithFaultOnce } from '../src/emulator/chat/faults';
 import {
@@ -66,7 +66,7 @@ function Asked({
   question,
   options,
   ...props
-}: { question: string; options: UseAgentChatOptions } & AgentChatProps): ReactNode {
+}: { question: string; options: UseAgentChatInit } & AgentChatViewProps & UseAgentChatCallbacks): ReactNode {
   const chat = useAgentChat(options);
   const asked = useRef(false);
   useEffect(() => {
@@ -74,13 +74,13 @@ function Asked({
     asked.current = true;
     chat.send(question).catch(() => undefined);
   }, [chat, question]);
-  return <AgentChat chat={chat} {...props} />;
+  return <AgentChat chat={chat.chat} {...props} />;
 }
 
 function recorded(
   transcript: string,
   options: Omit<ReplayFetchOptions, 'transcript' | 'transcripts'> = {},
-): UseAgentChatOptions {
+): UseAgentChatInit {
   return { url: '/recorded', fetch: createReplayFetch({ transcript, chunking: 48, ...options }).fetch };
 }
 
@@ -242,9 +242,12 @@ export const Reconnecting: Story = {
 export const LongThread: Story = {
   tags: ['!autodocs'],
   args: { chatId: '00000000-0000-4000-8000-000000001000' },
-  render: ({ chatId, ...args }) => (
-    <AgentChat {...args} {...recorded(longThreadTranscript(1000, chatId), { chunking: 'whole' })} chatId={chatId} />
-  ),
+  render: (args) => {
+    const { chatId, ...rest } = args as UseAgentChatInit & AgentChatViewProps;
+    return (
+      <AgentChat {...rest} {...recorded(longThreadTranscript(1000, chatId), { chunking: 'whole' })} chatId={chatId} />
+    );
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await finished(canvasElement);

@@ -29,8 +29,21 @@ export interface AgentChatSnapshot extends Omit<ThreadSnapshot, 'status'> {
   readonly reconnect: ResubscribeEvent | undefined;
 }
 
+/**
+ * What a conversation tells as it goes; {@link AgentChatController.listen} adds a set of them, and
+ * the options of {@link createAgentChat} are the first.
+ */
+export interface AgentChatCallbacks {
+  /** Called once the service has named the thread (the first `__cutoff__` of a new chat). */
+  onChatId?: (chatId: string) => void;
+  /** Called when an answer ends: `ready` or `aborted` (the snapshot tells which). */
+  onFinish?: (snapshot: AgentChatSnapshot) => void;
+  /** Called with every failure: of the stream, of the abort request, of a resume. */
+  onError?: (error: Error) => void;
+}
+
 /** Options of {@link createAgentChat}. */
-export interface AgentChatOptions {
+export interface AgentChatOptions extends AgentChatCallbacks {
   /** The wire: a chat client from `createChatClient` (or any object with its shape, for tests). */
   client: ChatClient;
   /** The state; default a new thread store. Pass one to show a thread you already hold. */
@@ -43,12 +56,6 @@ export interface AgentChatOptions {
   scheduleNotify?: ScheduleNotify;
   /** A stored thread to continue: {@link AgentChatController.resume} reads it, and `send` adds to it. */
   chatId?: string;
-  /** Called once the service has named the thread (the first `__cutoff__` of a new chat). */
-  onChatId?: (chatId: string) => void;
-  /** Called when an answer ends: `ready` or `aborted` (the snapshot tells which). */
-  onFinish?: (snapshot: AgentChatSnapshot) => void;
-  /** Called with every failure: of the stream, of the abort request, of a resume. */
-  onError?: (error: Error) => void;
   /**
    * After the abort endpoint said yes (or while the thread has no id yet), how long the answer
    * may take to end by itself before the local request is cut. Default 3000 ms.
@@ -56,7 +63,16 @@ export interface AgentChatOptions {
   abortGraceMs?: number;
 }
 
-/** A conversation with an agent. Every method is bound: pass them around freely. */
+/**
+ * A conversation with an agent. Every method is bound: pass them around freely.
+ *
+ * Its work follows its subscribers, as a TanStack Query observer's does: when the last subscriber
+ * leaves (the UI unmounts, or hides in React's `<Activity>`) the local request of a running answer
+ * is cut, quietly (the agent goes on; no `onFinish`, no `onError`), and when a subscriber comes
+ * back the answer is picked up where the service has it (the thread is read: it replays and then
+ * streams live). Subscribers that leave and come back within one task (React's StrictMode) change
+ * nothing. An answer asked with no subscriber at all runs to its end. No timers guess an unmount.
+ */
 export interface AgentChatController {
   /**
    * Asks `input`. The user's message shows at once; the promise settles when the answer ends
@@ -83,11 +99,24 @@ export interface AgentChatController {
    * given a `chatId`, that stored thread (shown once {@link AgentChatController.resume} reads it).
    */
   reset(chatId?: string): void;
-  /** Calls `listener` after each change of the snapshot (batched by `scheduleNotify`); returns the unsubscribe. Bound: pass it to `useSyncExternalStore` as it is. */
+  /**
+   * Calls `listener` after each change of the snapshot (batched by `scheduleNotify`); returns the
+   * unsubscribe. Bound: pass it to `useSyncExternalStore` as it is. The controller's work follows
+   * its subscribers (see {@link AgentChatController}).
+   */
   subscribe(listener: () => void): () => void;
+  /**
+   * Adds callbacks of the conversation's events (a UI that adopts a controller made elsewhere
+   * hears its errors this way); returns the function that removes them. Bound.
+   */
+  listen(callbacks: AgentChatCallbacks): () => void;
   /** The conversation now: the same object until something changed. */
   getSnapshot(): AgentChatSnapshot;
-  /** Cuts the local request and stops notifying; later calls to `send` and `resume` reject. */
+  /**
+   * Cuts the local request and goes silent: no notification or callback after it (one already
+   * scheduled is dropped too); later calls to `send` and `resume` reject. Only for a controller
+   * you will never use again: one that merely has no subscribers stops its work by itself.
+   */
   dispose(): void;
   /**
    * Tells the controller that the client is resending after a drop (`status` becomes
@@ -193,6 +222,8 @@ interface Run {
   readonly controller: AbortController;
   /** The user asked to stop (or reset, or dispose). */
   stopped: boolean;
+  /** Cut because the last subscriber left: ends quietly, and continues when one comes back. */
+  parked: boolean;
   /** Stop asked before the thread had an id: call the abort endpoint once it has one. */
   abortWanted: boolean;
   timer?: ReturnType<typeof setTimeout>;
@@ -219,7 +250,18 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
   if (!client || typeof client.stream !== 'function')
     throw new ServiceConfigError('createAgentChat: `client` must be a chat client (createChatClient)');
   const store = options.store ?? createThreadStore();
-  const notifier = createNotifier(options.scheduleNotify);
+  const notifier = createNotifier(options.scheduleNotify, {
+    onSubscribe: () => {
+      if (!parked || running || disposed) return;
+      parked = false;
+      chat.resume().catch(() => undefined);
+    },
+    // Settled at the end of the task: StrictMode (and a subscriber moving between components)
+    // unsubscribes and subscribes again synchronously, which must not cut a request.
+    onUnsubscribe: () => queueMicrotask(park),
+  });
+  // Boxed, so the same callbacks object listening twice is two listeners.
+  const callbacks = new Set<{ readonly of: AgentChatCallbacks }>([{ of: options }]);
 
   let state = INITIAL_AGENT_CHAT_STATE;
   let storedChatId = options.chatId;
@@ -229,6 +271,8 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
   /** The last question and its message id, for a resume before the thread had an id. */
   let last: { input: string; messageId: string } | undefined;
   let disposed = false;
+  /** An answer was cut because nobody was subscribed: the next subscriber picks it up. */
+  let parked = false;
 
   let threadSnapshot: ThreadSnapshot | undefined;
   let seenState: AgentChatState | undefined;
@@ -252,12 +296,24 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
     notifier.changed();
   }
 
+  function emit<K extends keyof AgentChatCallbacks>(name: K, value: Parameters<NonNullable<AgentChatCallbacks[K]>>[0]) {
+    if (disposed) return;
+    for (const entry of [...callbacks]) (entry.of[name] as ((value: unknown) => void) | undefined)?.(value);
+  }
+
+  /** The last subscriber left: cut a running answer's request, to be continued by the next one. */
+  function park(): void {
+    if (notifier.hasListeners() || !running || running.stopped || disposed) return;
+    parked = running.parked = true;
+    running.controller.abort(new ServiceAbortError('The chat has no subscribers'));
+  }
+
   const unsubscribeStore = store.subscribe(() => {
     const thread = store.getSnapshot();
     if (running) dispatch({ type: 'thread', status: thread.status, error: thread.error });
     if (thread.chatId !== undefined && thread.chatId !== announcedChatId) {
       announcedChatId = storedChatId = thread.chatId;
-      options.onChatId?.(thread.chatId);
+      emit('onChatId', thread.chatId);
       if (running?.abortWanted) void stopAgent();
     }
     notifier.changed();
@@ -270,7 +326,13 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
   }
 
   async function run(request: ChatRequest, optimistic: boolean): Promise<void> {
-    const current: Run = (running = { controller: new AbortController(), stopped: false, abortWanted: false });
+    parked = false;
+    const current: Run = (running = {
+      controller: new AbortController(),
+      stopped: false,
+      parked: false,
+      abortWanted: false,
+    });
     notifier.batch(() => {
       store.begin();
       if (optimistic && request.input !== undefined) {
@@ -282,12 +344,16 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
     });
     try {
       for await (const line of client.stream(request, { signal: current.controller.signal })) {
-        if (current.stopped && current.controller.signal.aborted) break;
+        if ((current.stopped || current.parked) && current.controller.signal.aborted) break;
         store.apply(line);
       }
-      store.end();
-      dispatch({ type: 'thread', status: store.getSnapshot().status, error: store.getSnapshot().error });
+      if (!current.parked) {
+        store.end();
+        dispatch({ type: 'thread', status: store.getSnapshot().status, error: store.getSnapshot().error });
+      }
     } catch (caught) {
+      // Parked: the answer goes on at the service, and here once someone subscribes again.
+      if (current.parked) return;
       const error = toError(caught);
       const stopped = current.stopped && ServiceAbortError.isInstance(error);
       if (!stopped) store.fail(error);
@@ -298,10 +364,10 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
       // The status may have stayed the same (a refused abort): subscribers still learn the answer ended.
       notifier.changed();
     }
-    if (disposed) return;
+    if (disposed || current.parked) return;
     const done = getSnapshot();
-    if (done.status === 'error' && done.error) options.onError?.(done.error);
-    else if (done.status === 'ready' || done.status === 'aborted') options.onFinish?.(done);
+    if (done.status === 'error' && done.error) emit('onError', done.error);
+    else if (done.status === 'ready' || done.status === 'aborted') emit('onFinish', done);
   }
 
   /** Calls the abort endpoint for the running answer's thread; cuts the local request if it is refused. */
@@ -319,7 +385,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
         current.stopped = true;
         current.controller.abort(error);
       }
-      options.onError?.(error);
+      emit('onError', error);
     }
   }
 
@@ -362,6 +428,8 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
     },
 
     reset(chatId?: string): void {
+      if (disposed) return;
+      parked = false;
       if (running) {
         running.stopped = true;
         running.controller.abort(new ServiceAbortError('The chat was reset'));
@@ -381,11 +449,18 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
     },
 
     subscribe: notifier.subscribe,
+    listen(listener: AgentChatCallbacks): () => void {
+      const entry = { of: listener };
+      callbacks.add(entry);
+      return () => void callbacks.delete(entry);
+    },
     getSnapshot,
 
     dispose(): void {
       if (disposed) return;
       disposed = true;
+      notifier.close();
+      callbacks.clear();
       if (running) {
         running.stopped = true;
         running.controller.abort(new ServiceAbortError('The chat was disposed'));

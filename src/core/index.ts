@@ -239,6 +239,7 @@ export type {
 export { createAgentChat, agentChatReducer, isRunning, INITIAL_AGENT_CHAT_STATE } from './agent-chat';
 export type {
   AgentChatController,
+  AgentChatCallbacks,
   AgentChatOptions,
   AgentChatSnapshot,
   AgentChatStatus,

@@ -22,5 +22,13 @@ export { fetchEmbedSession } from './fetch-embed-session';
 export { useEmbed, DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from './use-embed';
 export { EMBED_ERROR_CODES, DEFAULT_RENEWAL_LIMITS } from '../core/embed-controller';
 export { useServiceQueryClient } from './use-service-query-client';
-export { useAgentChat } from './use-agent-chat';
-export type { UseAgentChatOptions, UseAgentChatResult } from './use-agent-chat';
+export { useAgentChat, useAgentChatController } from './use-agent-chat';
+export type {
+  UseAgentChatOptions,
+  UseAgentChatInit,
+  UseAgentChatAdopt,
+  UseAgentChatCallbacks,
+  UseAgentChatResult,
+  AgentChatFeedback,
+  AgentChatFeedbackInput,
+} from './use-agent-chat';

@@ -7,7 +7,7 @@
  */
 import { forwardRef, type ComponentPropsWithoutRef } from 'react';
 import type { EmbedTheme } from '../../core/protocol/embed';
-import { useAgentChat, type UseAgentChatOptions, type UseAgentChatResult } from '../../react/use-agent-chat';
+import { useAgentChat, type UseAgentChatOptions } from '../../react/use-agent-chat';
 import { useThemeTokens } from '../../react/use-theme-tokens';
 import { ChatAnnouncer } from './announcer';
 import { ChatComposer } from './composer';
@@ -17,13 +17,8 @@ import type { AgentChatLabels } from './labels';
 import { ChatMessageList } from './message-list';
 import { ChatEmptyState } from './suggestions';
 
-/** Props of {@link AgentChat}: the options of `useAgentChat`, and what the UI shows. */
-export interface AgentChatProps extends UseAgentChatOptions, Omit<ComponentPropsWithoutRef<'section'>, 'onError'> {
-  /**
-   * A conversation you drive yourself (`useAgentChat()` higher up); default one of its own, made
-   * from the options on this component and the `ServiceProvider`'s `chat` settings.
-   */
-  chat?: UseAgentChatResult;
+/** What {@link AgentChat} shows, besides the conversation's options. */
+export interface AgentChatViewProps extends Omit<ComponentPropsWithoutRef<'section'>, 'onError'> {
   /** Questions offered while the conversation is empty. */
   suggestions?: readonly string[];
   /** Shows the agent's reasoning, collapsed. Default `false`. */
@@ -52,6 +47,13 @@ export interface AgentChatProps extends UseAgentChatOptions, Omit<ComponentProps
 }
 
 /**
+ * Props of {@link AgentChat}: the options of `useAgentChat` (either `chat`, a controller made with
+ * `createAgentChat` or `useAgentChat().chat`, or the settings to make one of its own, never both)
+ * and what the UI shows.
+ */
+export type AgentChatProps = UseAgentChatOptions & AgentChatViewProps;
+
+/**
  * The agent chat: `data-part="chat"`, `data-state` the conversation's status.
  *
  * ```tsx
@@ -71,6 +73,7 @@ export const AgentChat = /*#__PURE__*/ forwardRef<HTMLElement, AgentChatProps>(f
     onChatId,
     onFinish,
     onError,
+    onFeedback,
     suggestions,
     showThinking,
     labels,
@@ -85,8 +88,11 @@ export const AgentChat = /*#__PURE__*/ forwardRef<HTMLElement, AgentChatProps>(f
     ...rest
   } = props;
   const tokens = useThemeTokens(theme);
-  const own = useAgentChat({ url, auth, sessionSettings, fetch, chatId, onChatId, onFinish, onError });
-  const chat = external ?? own;
+  const chat = useAgentChat(
+    external
+      ? { chat: external, onChatId, onFinish, onError, onFeedback }
+      : { url, auth, sessionSettings, fetch, chatId, onChatId, onFinish, onError, onFeedback },
+  );
   const empty = chat.messages.length === 0 && chat.status === 'idle';
   return (
     <AgentChatProvider chat={chat} labels={labels} components={components} showThinking={showThinking}>

@@ -4,7 +4,7 @@
  * @module
  */
 export { AgentChat } from './agent-chat';
-export type { AgentChatProps } from './agent-chat';
+export type { AgentChatProps, AgentChatViewProps } from './agent-chat';
 export { AgentChatProvider, useAgentChatConfig, useAgentChatState } from './context';
 export type {
   AgentChatProviderProps,

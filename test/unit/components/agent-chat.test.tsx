@@ -2,11 +2,13 @@
  * AgentChat's parts in jsdom: tool calls by kind (views found, error card, unknown tool as JSON),
  * replacement views and labels, refs and composed handlers, and a server render.
  */
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createRef } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { agentChatReducer, INITIAL_AGENT_CHAT_STATE } from '../../../src/core/agent-chat';
+import { agentChatReducer, createAgentChat, INITIAL_AGENT_CHAT_STATE } from '../../../src/core/agent-chat';
+import { createChatClient } from '../../../src/core/chat-client';
+import { createReplayFetch, TRANSCRIPTS } from '../../../src/testing';
 import { createThreadStore, type ChatMessage } from '../../../src/core/thread-store';
 import {
   AgentChat,
@@ -31,6 +33,8 @@ function conversation(lines: unknown[], status: UseAgentChatResult['status'] = '
     abort: vi.fn(() => Promise.resolve()),
     resume: vi.fn(reject),
     reset: vi.fn(),
+    chat: undefined as never,
+    feedback: vi.fn(),
   };
 }
 
@@ -202,6 +206,19 @@ describe('chat parts', () => {
     expect(() => render(<ChatToolCallView message={message} />)).toThrow(
       /`ChatToolCallView` must be used within <AgentChat>/,
     );
+  });
+
+  it('AgentChat adopts a controller given as `chat`: its state shows, and its errors reach onError', async () => {
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'], faults: { status: 503 } });
+    const external = createAgentChat({ client: createChatClient({ url: '/api/service', fetch: fake.fetch }) });
+    const onError = vi.fn();
+    const { container } = render(<AgentChat chat={external} onError={onError} />);
+    await act(() => external.send('hello'));
+    await waitFor(() =>
+      expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('error'),
+    );
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledWith(external.getSnapshot().error);
   });
 
   it('renders on the server: the empty state, no request, no window', () => {

@@ -161,6 +161,99 @@ describe('createAgentChat over recorded transcripts', () => {
   });
 });
 
+describe("the controller's work follows its subscribers", () => {
+  const heldChat = (extra: Omit<ReplayFetchOptions, 'transcript'> = {}) => {
+    const fake = createReplayFetch({
+      transcript: TRANSCRIPTS['top-customers'],
+      faults: { holdAfterLines: 6 },
+      ...extra,
+    });
+    const onFinish = vi.fn();
+    const onError = vi.fn();
+    const chat = createAgentChat({
+      client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }),
+      onFinish,
+      onError,
+    });
+    return { chat, fake, onFinish, onError };
+  };
+  const microtasks = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+  it('the last unsubscribe cuts the local request (the agent goes on); the next subscribe continues the answer', async () => {
+    const { chat, fake, onFinish, onError } = heldChat();
+    const unsubscribe = chat.subscribe(() => {});
+    const sent = chat.send('Who are our top 10 customers?');
+    await vi.waitFor(() => expect(chat.getSnapshot().chatId).toBeDefined());
+    unsubscribe();
+    // The request ends, quietly: no error, no finish, no abort endpoint (the agent goes on).
+    await sent;
+    expect(fake.aborts).toEqual([]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(onFinish).not.toHaveBeenCalled();
+    expect(fake.streams).toHaveLength(1);
+    // Someone looks again: the thread is read, which replays it and streams the rest of the answer.
+    const listener = vi.fn();
+    chat.subscribe(listener);
+    await vi.waitFor(() => expect(chat.getSnapshot().status).toBe('ready'));
+    expect(fake.streams[1]).toEqual({ chatId: chat.getSnapshot().chatId });
+    expect(chat.getSnapshot().finalAnswer?.content).toMatch(/top 10 customers/);
+    expect(chat.getSnapshot().messages.filter((message) => message.role === 'user')).toHaveLength(1);
+    expect(onFinish).toHaveBeenCalledTimes(1);
+    expect(listener).toHaveBeenCalled();
+  });
+
+  it('an unsubscribe and a subscribe in the same task (StrictMode, a moved subscriber) change nothing', async () => {
+    const { chat, fake } = heldChat();
+    const first = chat.subscribe(() => {});
+    void chat.send('Who are our top 10 customers?');
+    await vi.waitFor(() => expect(chat.getSnapshot().chatId).toBeDefined());
+    first();
+    const second = chat.subscribe(() => {});
+    await microtasks();
+    expect(chat.getSnapshot().status).toBe('streaming');
+    await chat.abort();
+    await vi.waitFor(() => expect(chat.getSnapshot().status).toBe('aborted'));
+    expect(fake.streams).toHaveLength(1);
+    second();
+  });
+
+  it('an answer sent with no subscriber at all runs to its end', async () => {
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'], chunking: 32, delayMs: 1 });
+    const chat = createAgentChat({ client: createChatClient({ url: '/api/service', fetch: fake.fetch }) });
+    await chat.send('What is the weather tomorrow?');
+    expect(chat.getSnapshot().status).toBe('ready');
+  });
+
+  it('dispose() is silent: at most one notification after it, none later', async () => {
+    const pending: (() => void)[] = [];
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: 16, delayMs: 1 });
+    const chat = createAgentChat({
+      client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }),
+      // Notifications wait for the test to run them, as animation frames wait for the browser.
+      scheduleNotify: (notify) => pending.push(notify),
+    });
+    let calls = 0;
+    chat.subscribe(() => (calls += 1));
+    const sent = chat.send('Who are our top 10 customers?');
+    await vi.waitFor(() => expect(chat.getSnapshot().messages.length).toBeGreaterThan(2));
+    pending.splice(0).forEach((notify) => notify());
+    const before = calls;
+    chat.dispose();
+    await sent;
+    for (let round = 0; round < 5; round++) {
+      await microtasks();
+      pending.splice(0).forEach((notify) => notify());
+    }
+    expect(calls - before).toBeLessThanOrEqual(1);
+    const after = calls;
+    await expect(chat.send('again')).rejects.toBeInstanceOf(ServiceConfigError);
+    chat.reset();
+    await chat.abort();
+    pending.splice(0).forEach((notify) => notify());
+    expect(calls).toBe(after);
+  });
+});
+
 describe('agentChatReducer', () => {
   const event = { attempt: 1, delayMs: 1, reason: 'connection_lost' as const, chatId: 'c', cause: undefined };
   const running = agentChatReducer(INITIAL_AGENT_CHAT_STATE, { type: 'start' });
