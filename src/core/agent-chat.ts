@@ -21,12 +21,21 @@ import { createThreadStore, type ThreadSnapshot, type ThreadStatus, type ThreadS
  */
 export type AgentChatStatus = ThreadStatus | 'reconnecting';
 
+/** How a turn of the conversation ended when it did not end with its answer: stopped, or failed. */
+export type AgentChatOutcome = 'aborted' | 'error';
+
 /** What the controller publishes; a new object only when something in it changed. */
 export interface AgentChatSnapshot extends Omit<ThreadSnapshot, 'status'> {
   /** Where the conversation stands (see {@link AgentChatStatus}). */
   readonly status: AgentChatStatus;
   /** The latest resend while `status` is `reconnecting`; `undefined` otherwise. */
   readonly reconnect: ResubscribeEvent | undefined;
+  /**
+   * The turns asked here that were stopped or failed, by the id of their question (the user's
+   * message), so a UI keeps saying so after the next turn; a turn answered later (a retry) leaves
+   * it. Empty after `reset`. (A read of a stored thread cannot tell how its earlier turns ended.)
+   */
+  readonly outcomes: ReadonlyMap<string, AgentChatOutcome>;
 }
 
 /**
@@ -181,6 +190,7 @@ export type AgentChatAction =
 export const INITIAL_AGENT_CHAT_STATE: AgentChatState = { status: 'idle', error: undefined, reconnect: undefined };
 
 const RUNNING: readonly AgentChatStatus[] = ['submitted', 'streaming', 'reconnecting'];
+const NO_OUTCOMES: ReadonlyMap<string, AgentChatOutcome> = new Map();
 
 /** True while an answer runs: `submitted`, `streaming` or `reconnecting`. */
 export function isRunning(status: AgentChatStatus): boolean {
@@ -274,19 +284,37 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
   /** An answer was cut because nobody was subscribed: the next subscriber picks it up. */
   let parked = false;
 
+  let outcomes: ReadonlyMap<string, AgentChatOutcome> = NO_OUTCOMES;
+
   let threadSnapshot: ThreadSnapshot | undefined;
   let seenState: AgentChatState | undefined;
   let seenChatId: string | undefined;
+  let seenOutcomes: ReadonlyMap<string, AgentChatOutcome> | undefined;
   let snapshot: AgentChatSnapshot;
 
   function getSnapshot(): AgentChatSnapshot {
     const thread = store.getSnapshot();
-    if (thread === threadSnapshot && state === seenState && storedChatId === seenChatId) return snapshot;
+    if (thread === threadSnapshot && state === seenState && storedChatId === seenChatId && outcomes === seenOutcomes)
+      return snapshot;
     threadSnapshot = thread;
     seenState = state;
     seenChatId = storedChatId;
+    seenOutcomes = outcomes;
     const { status, error, reconnect } = state;
-    return (snapshot = { ...thread, chatId: thread.chatId ?? storedChatId, status, error, reconnect });
+    return (snapshot = { ...thread, chatId: thread.chatId ?? storedChatId, status, error, reconnect, outcomes });
+  }
+
+  /** Records how the latest turn ended: stopped or failed, or answered (which forgets an earlier failure). */
+  function settleOutcome(): void {
+    const question = store.getSnapshot().messages.findLast((message) => message.role === 'user');
+    if (!question) return;
+    const outcome = state.status === 'aborted' || state.status === 'error' ? state.status : undefined;
+    if (outcomes.get(question.id) === outcome) return;
+    const next = new Map(outcomes);
+    if (outcome) next.set(question.id, outcome);
+    else next.delete(question.id);
+    outcomes = next;
+    notifier.changed();
   }
 
   function dispatch(action: AgentChatAction): void {
@@ -360,7 +388,10 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
       dispatch({ type: 'fail', error, stopped });
     } finally {
       clearTimeout(current.timer);
-      if (running === current) running = undefined;
+      if (running === current) {
+        running = undefined;
+        if (!current.parked) settleOutcome();
+      }
       // The status may have stayed the same (a refused abort): subscribers still learn the answer ended.
       notifier.changed();
     }
@@ -382,6 +413,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
       const error = toError(caught);
       if (running === current) {
         dispatch({ type: 'abortFailed', error });
+        settleOutcome();
         current.stopped = true;
         current.controller.abort(error);
       }
@@ -436,6 +468,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
         running = undefined;
       }
       last = undefined;
+      outcomes = NO_OUTCOMES;
       storedChatId = announcedChatId = chatId;
       notifier.batch(() => {
         store.reset();

@@ -241,6 +241,7 @@ export type {
   AgentChatController,
   AgentChatCallbacks,
   AgentChatOptions,
+  AgentChatOutcome,
   AgentChatSnapshot,
   AgentChatStatus,
   AgentChatState,

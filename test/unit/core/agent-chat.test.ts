@@ -152,6 +152,33 @@ describe('createAgentChat over recorded transcripts', () => {
     await expect(chat.send('again')).rejects.toBeInstanceOf(ServiceConfigError);
   });
 
+  it('remembers which turns were stopped or failed, past the next turn; a retry that answers forgets it', async () => {
+    const fake = createReplayFetch({
+      transcripts: [TRANSCRIPTS['cannot-answer'], TRANSCRIPTS['cannot-answer'], TRANSCRIPTS['cannot-answer']],
+      faults: [{ holdAfterLines: 3 }, { status: 503 }],
+    });
+    const chat = createAgentChat({ client: createChatClient({ url: '/x', fetch: fake.fetch, resubscribe: false }) });
+    const stopped = chat.send('first');
+    await vi.waitFor(() => expect(chat.getSnapshot().chatId).toBeDefined());
+    await chat.abort();
+    await stopped;
+    const first = chat.getSnapshot().messages.find((message) => message.role === 'user')!;
+    expect(chat.getSnapshot().outcomes).toEqual(new Map([[first.id, 'aborted']]));
+    await chat.send('second');
+    const second = chat.getSnapshot().messages.findLast((message) => message.role === 'user')!;
+    expect(chat.getSnapshot().outcomes).toEqual(
+      new Map([
+        [first.id, 'aborted'],
+        [second.id, 'error'],
+      ]),
+    );
+    await chat.resume();
+    expect(chat.getSnapshot().status).toBe('ready');
+    expect(chat.getSnapshot().outcomes).toEqual(new Map([[first.id, 'aborted']]));
+    chat.reset();
+    expect(chat.getSnapshot().outcomes.size).toBe(0);
+  });
+
   it('uses a given thread store', async () => {
     const store = createThreadStore();
     const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'] });
