@@ -11,14 +11,14 @@ import {
   ChatThinking,
   ChatToolCallView,
   type AgentChatComponents,
-  type AgentChatProviderProps,
+  type AgentChatDisplayProps,
   type ChatToolViewProps,
 } from '../src/components/chat';
 import { STRING_LABELS, useRecordedAnswer } from './chat-stories';
 import { noControls, suppliedByStory } from './story-docs';
 
 /** The controls: the provider's display settings; the conversation and the layout are the story's. */
-type Args = Omit<AgentChatProviderProps, 'chat' | 'children'>;
+type Args = AgentChatDisplayProps;
 
 // The chat's parts composed into a layout of one's own: `AgentChatProvider` over a `useAgentChat`
 // conversation, the list and composer placed freely, a tool's view replaced through `components`,
@@ -47,7 +47,7 @@ const COMPONENTS: AgentChatComponents = { tools: { serviceMeta: ViewsFound } };
 function Composed(args: Args): ReactNode {
   const chat = useRecordedAnswer();
   return (
-    <AgentChatProvider {...args} chat={chat} components={COMPONENTS}>
+    <AgentChatProvider {...args} chat={chat.chat} components={COMPONENTS}>
       <div
         style={{
           display: 'grid',
@@ -86,7 +86,7 @@ function Individual(args: Args): ReactNode {
   const thinking = chat.messages.find((message) => message.thinking !== '');
   const sqlCall = chat.messages.find((message) => message.toolCall?.name === 'serviceSqlApi');
   return (
-    <AgentChatProvider {...args} chat={chat}>
+    <AgentChatProvider {...args} chat={chat.chat}>
       <div style={{ display: 'grid', gap: 'var(--service-space-3)', maxWidth: 720 }}>
         <ChatEmptyState suggestions={['Revenue by region in 2025']} />
         {chat.finalAnswer ? <ChatMessageItem message={chat.finalAnswer} final /> : null}

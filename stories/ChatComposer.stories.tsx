@@ -6,7 +6,7 @@ import { useRecordedAnswer } from './chat-stories';
 function Composer(args: Parameters<typeof ChatComposer>[0]) {
   const chat = useRecordedAnswer({ question: null });
   return (
-    <AgentChatProvider chat={chat}>
+    <AgentChatProvider chat={chat.chat}>
       <div style={{ maxWidth: 720 }}>
         <ChatComposer {...args} />
       </div>

@@ -6,7 +6,7 @@ import { useAgentChat } from '../src/react';
 function EmptyState(args: Parameters<typeof ChatEmptyState>[0]) {
   const chat = useAgentChat();
   return (
-    <AgentChatProvider chat={chat}>
+    <AgentChatProvider chat={chat.chat}>
       <ChatEmptyState {...args} />
     </AgentChatProvider>
   );

@@ -6,7 +6,7 @@ import { useRecordedAnswer } from './chat-stories';
 function List(args: Parameters<typeof ChatMessageList>[0]) {
   const chat = useRecordedAnswer();
   return (
-    <AgentChatProvider chat={chat}>
+    <AgentChatProvider chat={chat.chat}>
       <div style={{ height: 480, maxWidth: 720, display: 'flex', flexDirection: 'column' }}>
         <ChatMessageList {...args} />
       </div>

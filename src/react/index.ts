@@ -22,7 +22,7 @@ export { fetchEmbedSession } from './fetch-embed-session';
 export { useEmbed, DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from './use-embed';
 export { EMBED_ERROR_CODES, DEFAULT_RENEWAL_LIMITS } from '../core/embed-controller';
 export { useServiceQueryClient } from './use-service-query-client';
-export { useAgentChat, useAgentChatController } from './use-agent-chat';
+export { useAgentChat } from './use-agent-chat';
 export type {
   UseAgentChatOptions,
   UseAgentChatInit,

@@ -143,7 +143,7 @@ function createOwnController(
  * `ServiceProvider`'s `chat`), created once. Wires the callbacks and the `chatId` option. Throws a
  * `ServiceConfigError` when given both a controller and options to create one.
  */
-export function useAgentChatController(options: UseAgentChatOptions = {}): {
+export function useChatController(options: UseAgentChatOptions = {}): {
   chat: AgentChatController;
   feedback: (feedback: AgentChatFeedbackInput) => void;
 } {
@@ -218,7 +218,15 @@ export function useAgentChatController(options: UseAgentChatOptions = {}): {
  * up again on return; under StrictMode a question is still one request.
  */
 export function useAgentChat(options: UseAgentChatOptions = {}): UseAgentChatResult {
-  const { chat, feedback } = useAgentChatController(options);
+  const { chat, feedback } = useChatController(options);
+  return useAgentChatResult(chat, feedback);
+}
+
+/** The whole snapshot of `chat` and its actions, the same object until the snapshot changes. */
+export function useAgentChatResult(
+  chat: AgentChatController,
+  feedback: (feedback: AgentChatFeedbackInput) => void,
+): UseAgentChatResult {
   const snapshot = useStore(chat);
   return useMemo(
     () => ({
