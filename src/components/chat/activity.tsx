@@ -4,9 +4,20 @@
  *
  * @module
  */
-import type { ComponentPropsWithoutRef } from 'react';
+import type { ComponentPropsWithoutRef, ReactNode } from 'react';
 import { createPart } from '../part';
 import { useAgentChatConfig, useThreadSelector } from './context';
+
+/** Grey lines where text is coming (hidden from assistive technology: the label says it). */
+export function Skeleton(): ReactNode {
+  return (
+    <span className="service-chat-skeleton" aria-hidden="true">
+      <span />
+      <span />
+      <span />
+    </span>
+  );
+}
 
 /** Props of {@link ChatActivity}; other props go to its root `<div>`. */
 export interface ChatActivityProps extends ComponentPropsWithoutRef<'div'> {
@@ -16,7 +27,7 @@ export interface ChatActivityProps extends ComponentPropsWithoutRef<'div'> {
 
 /**
  * The activity indicator: `data-part="activity"`, `role="status"`, `data-state` `waiting` (no
- * text yet), `tool` (a tool step runs) or `idle`. `ChatMessageList` shows it only while the agent works.
+ * text yet: with grey lines where it will come), `tool` (a tool step runs) or `idle`. `ChatMessageList` shows it only while the agent works.
  */
 export const ChatActivity = /*#__PURE__*/ createPart(
   'ChatActivity',
@@ -39,6 +50,7 @@ export const ChatActivity = /*#__PURE__*/ createPart(
             <span />
           </span>
           <span className="service-chat-activity-label">{label ?? labels.working}</span>
+          {activity === 'waiting' && <Skeleton />}
         </>
       ),
     };

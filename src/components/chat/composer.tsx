@@ -18,6 +18,7 @@ import {
   type KeyboardEvent,
 } from 'react';
 import { isRunning } from '../../core/agent-chat';
+import { useIsomorphicLayoutEffect } from '../../react/use-latest';
 import { ServiceConfigError } from '../../core/errors';
 import { useControllableState } from '../../react/use-controllable-state';
 import { createPart, named } from '../part';
@@ -167,6 +168,13 @@ export const ChatComposerInput = /*#__PURE__*/ createPart(
   function ChatComposerInput(props: ChatComposerInputProps) {
     const { labels, composer } = useAgentChatConfig('ChatComposerInput');
     const { value, setValue, disabled, errorId } = useChatComposer();
+    // The stylesheet grows the field with its text (`field-sizing`); where a browser cannot, this does.
+    useIsomorphicLayoutEffect(() => {
+      const node = composer.current;
+      if (!node || (typeof CSS === 'object' && CSS.supports('field-sizing', 'content'))) return;
+      node.style.height = 'auto';
+      node.style.height = `${node.scrollHeight}px`;
+    }, [value, composer]);
     return {
       rest: props,
       props: {

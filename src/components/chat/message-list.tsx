@@ -74,27 +74,25 @@ export const ChatMessageList = /*#__PURE__*/ createPart(
     const [away, setAway] = useState(false);
     const [limit, setLimit] = useState(windowSize);
 
-    // Follow the answer as the DOM below grows (a delta, a chart drawn, a message laid out
-    // lazily), unless the user scrolled away. Once more a frame later: messages laid out lazily
-    // (`content-visibility`) take their real height only then.
+    // Follow the answer as what is in the list grows (a delta, a chart drawn, a message laid out
+    // lazily), unless the user scrolled away: every row's size is watched, and new rows join.
     useEffect(() => {
       const node = element.current;
-      if (!node || typeof MutationObserver !== 'function') return;
-      let frame = 0;
+      if (!node || typeof ResizeObserver !== 'function') return;
       const follow = () => {
-        if (!stuck.current) return;
-        node.scrollTop = node.scrollHeight;
-        cancelAnimationFrame(frame);
-        frame = requestAnimationFrame(() => {
-          if (stuck.current) node.scrollTop = node.scrollHeight;
-        });
+        if (stuck.current) node.scrollTop = node.scrollHeight;
       };
-      follow();
-      const observer = new MutationObserver(follow);
-      observer.observe(node, { childList: true, subtree: true, characterData: true });
+      const sizes = new ResizeObserver(follow);
+      const watch = () => {
+        for (const row of node.children) sizes.observe(row);
+        follow();
+      };
+      watch();
+      const rows = new MutationObserver(watch);
+      rows.observe(node, { childList: true });
       return () => {
-        observer.disconnect();
-        cancelAnimationFrame(frame);
+        rows.disconnect();
+        sizes.disconnect();
       };
     }, []);
 

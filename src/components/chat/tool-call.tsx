@@ -14,6 +14,7 @@ import type { ChatMessage } from '../../core/thread-store';
 import { createPart } from '../part';
 import { useFormatNumber } from '../view-settings';
 import { SqlToolView } from '../results/SqlToolView';
+import { Skeleton } from './activity';
 import { useAgentChatConfig, type AgentChatComponents } from './context';
 import type { AgentChatLabels } from './labels';
 
@@ -159,7 +160,8 @@ export const ChatToolCallView = /*#__PURE__*/ createPart(
           <div id={panelId} className="service-chat-step-panel" hidden={!open}>
             {panel}
           </div>
-          {kind === 'sql' && call.status !== 'running' && <SqlToolView call={call} parts="result" />}
+          {kind === 'sql' &&
+            (call.status !== 'running' ? <SqlToolView call={call} parts="result" /> : running && <Skeleton />)}
         </>
       ),
     };
