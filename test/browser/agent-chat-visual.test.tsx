@@ -135,6 +135,8 @@ describe('the look of AgentChat', () => {
     const { chat, frame } = await scene({ transcript: TRANSCRIPTS['top-customers'] });
     await chat.send('Who are our top 10 customers?');
     await answered(frame);
+    await userEvent.click(frame.querySelector<HTMLElement>('[data-part="sql-tool"] button[aria-pressed="false"]')!);
+    await vi.waitFor(() => expect(frame.querySelector('[data-part="result-table"]')).not.toBeNull());
     await shot(frame, 'answer-table');
   });
 

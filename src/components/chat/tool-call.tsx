@@ -15,7 +15,8 @@ import { createPart } from '../part';
 import { useFormatNumber } from '../view-settings';
 import { SqlToolView } from '../results/SqlToolView';
 import { Skeleton } from './activity';
-import { useAgentChatConfig, type AgentChatComponents } from './context';
+import { useAgentChatConfig, useThreadSelector, type AgentChatComponents } from './context';
+import { sameItems, type ThreadView } from './thread-view';
 import type { AgentChatLabels } from './labels';
 
 /** Props of {@link ChatToolCallView}; other props go to its root `<div>`. */
@@ -68,6 +69,20 @@ function MetaView({ result, labels }: { result: ServiceMetaResult; labels: Agent
   );
 }
 
+const NO_METADATA: readonly ServiceMetaResult[] = [];
+
+/** The `serviceMeta` results of the turn of `messageId`, in order. */
+function turnMetadata(view: ThreadView, messageId: string): readonly ServiceMetaResult[] {
+  const results = view.turnOf
+    .get(messageId)
+    ?.messages.flatMap((message) =>
+      message.toolCall?.status === 'complete' && message.toolCall.result.kind === 'serviceMeta'
+        ? [message.toolCall.result.value]
+        : [],
+    );
+  return results && results.length > 0 ? results : NO_METADATA;
+}
+
 /** The text field `key` of a tool input, when it is a non-empty string. */
 function inputText(input: unknown, key: string): string | undefined {
   const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[key] : undefined;
@@ -77,7 +92,8 @@ function inputText(input: unknown, key: string): string | undefined {
 /**
  * One tool step: `data-part="tool-call"`, `data-state` `running`, `complete`, `error` or
  * `stopped`, `data-tool` the tool's name (never shown: the labels are human). Its toggle is a
- * button with `aria-expanded`.
+ * button with `aria-expanded`; the details render once opened. A query's result takes its headers
+ * from what the turn's searches of the data model found.
  */
 export const ChatToolCallView = /*#__PURE__*/ createPart(
   'ChatToolCallView',
@@ -89,6 +105,8 @@ export const ChatToolCallView = /*#__PURE__*/ createPart(
     const { labels, components } = useAgentChatConfig('ChatToolCallView');
     const [open, setOpen] = useState(false);
     const panelId = useId();
+    // The data model's titles for the result's headers: what the turn's searches found.
+    const metadata = useThreadSelector('ChatToolCallView', (view) => turnMetadata(view, message.id), sameItems);
     const call = message.toolCall;
     if (!call) return null;
     const state: ChatToolCallState = call.status === 'running' ? (settled ? 'stopped' : 'running') : call.status;
@@ -110,7 +128,8 @@ export const ChatToolCallView = /*#__PURE__*/ createPart(
           ? inputText(call.input, 'searchQuery')
           : undefined;
     let panel: ReactNode;
-    if (kind === 'sql') panel = <SqlToolView call={call} parts="query" />;
+    if (!open) panel = null;
+    else if (kind === 'sql') panel = <SqlToolView call={call} parts="query" />;
     else if (call.status === 'complete' && call.result.kind === 'serviceMeta')
       panel = <MetaView result={call.result.value} labels={labels} />;
     else if (call.status === 'error' && kind !== 'other')
@@ -161,7 +180,11 @@ export const ChatToolCallView = /*#__PURE__*/ createPart(
             {panel}
           </div>
           {kind === 'sql' &&
-            (call.status !== 'running' ? <SqlToolView call={call} parts="result" /> : running && <Skeleton />)}
+            (call.status !== 'running' ? (
+              <SqlToolView call={call} parts="result" metadata={metadata} />
+            ) : (
+              running && <Skeleton />
+            ))}
         </>
       ),
     };

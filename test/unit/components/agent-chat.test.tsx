@@ -69,13 +69,16 @@ describe('chat parts', () => {
     const error = within(steps[1]!).getByRole('alert');
     expect(error.textContent).toMatch(/no such measure/);
     expect(error.closest('[hidden]')).toBeNull();
-    // Opened: the details are there.
+    // Opened: the details are there (rendered once opened).
     const metaPanel = document.getElementById(toggles[0]!.getAttribute('aria-controls')!)!;
     expect(metaPanel.hidden).toBe(true);
+    expect(metaPanel.textContent).toBe('');
     fireEvent.click(toggles[0]!);
     expect(toggles[0]!.getAttribute('aria-expanded')).toBe('true');
     expect(metaPanel.hidden).toBe(false);
     expect(metaPanel.textContent).toMatch(/1 view, 1 member found/);
+    expect(steps[2]!.querySelectorAll('pre')).toHaveLength(0);
+    fireEvent.click(toggles[2]!);
     const json = [...steps[2]!.querySelectorAll('pre')].map((pre) => pre.textContent);
     expect(json).toEqual([JSON.stringify({ city: 'Oslo' }, null, 2), JSON.stringify({ temperature: 3 }, null, 2)]);
     // Internal names stay in `data-tool`, never in what a reader sees or hears.
