@@ -23,7 +23,10 @@ export interface ViewSettings {
 
 const NONE: ViewSettings = { labels: {} };
 
-const ViewSettingsContext = /*#__PURE__*/ named(createContext<ViewSettings>(NONE), 'ServiceViewSettingsContext');
+const ViewSettingsContext = /*#__PURE__*/ named(
+  /*#__PURE__*/ createContext<ViewSettings>(NONE),
+  'ServiceViewSettingsContext',
+);
 
 /** Gives the views below `settings` (labels and options). Renders no element. */
 export function ViewSettingsProvider({ settings, children }: { settings: ViewSettings; children?: ReactNode }) {

@@ -98,7 +98,10 @@ export interface AgentChatConfig {
   locale: string | undefined;
 }
 
-const ConfigContext = /*#__PURE__*/ named(createContext<AgentChatConfig | null>(null), 'AgentChatContext');
+const ConfigContext = /*#__PURE__*/ named(
+  /*#__PURE__*/ createContext<AgentChatConfig | null>(null),
+  'AgentChatContext',
+);
 
 /** What {@link AgentChatProvider} and `AgentChat` show, besides the conversation. */
 export interface AgentChatDisplayProps {

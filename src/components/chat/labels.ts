@@ -143,8 +143,8 @@ const CHAT_LABELS: ChatLabels = {
 };
 
 /** The default (English) labels of the chat and the views nested in it. */
-export const DEFAULT_AGENT_CHAT_LABELS: Readonly<AgentChatLabels> = /*#__PURE__*/ Object.freeze({
-  ...DEFAULT_SQL_TOOL_LABELS,
-  ...DEFAULT_MARKDOWN_LABELS,
-  ...CHAT_LABELS,
-});
+// Object.assign in a pure call, not a spread: bundlers keep a spread's objects even when the result
+// is unused (a spread may run getters), and the chat's strings would ride along with StreamingMarkdown.
+export const DEFAULT_AGENT_CHAT_LABELS: Readonly<AgentChatLabels> = /*#__PURE__*/ Object.freeze(
+  /*#__PURE__*/ Object.assign({}, DEFAULT_SQL_TOOL_LABELS, DEFAULT_MARKDOWN_LABELS, CHAT_LABELS),
+);

@@ -47,7 +47,7 @@ function itemOf(view: ThreadView, id: string) {
 }
 
 /** One message of the list, re-rendered only when what it shows changed. */
-const MessageRow = memo(function MessageRow({ id }: { id: string }): ReactNode {
+const MessageRow = /*#__PURE__*/ memo(function MessageRow({ id }: { id: string }): ReactNode {
   const item = useThreadSelector('ChatMessageList', (view) => itemOf(view, id), sameEntries);
   if (!item.message) return null;
   return (
