@@ -19,10 +19,17 @@ const marginError = TRANSCRIPTS['margin-error'];
 const revenueByMonth = TRANSCRIPTS['revenue-by-month'];
 const topCustomers = TRANSCRIPTS['top-customers'];
 
-// The agent chat in every state. "Live" stories talk to the emulator through the partner's chat
-// proxy route (the provider's `chat={{ url: '/api/service' }}`); the others replay answers recorded
-// from the emulator (the testing kit's TRANSCRIPTS), so they look the same on every run. The
-// controls set what a partner tweaks; the callbacks are actions; what is code (the conversation,
+/**
+ * Use `AgentChat` when you want the whole chat in one element: the message list (or the empty
+ * state with its suggestions), the composer and the announcer over one conversation. Use
+ * `AgentChatProvider` and the parts instead when your layout differs. Every prop and its default
+ * is in the table below.
+ *
+ * The stories show every state: "Live" ones talk to the emulator through the partner's chat proxy
+ * route (`chat={{ url: '/api/service' }}`); the others replay answers recorded from the emulator
+ * (the testing kit's TRANSCRIPTS), so they look the same on every run.
+ */
+// The controls set what a partner tweaks; the callbacks are actions; what is code (the conversation,
 // replacement views, a `fetch`, credentials) has no control.
 const meta: Meta<typeof AgentChat> = {
   title: 'Chat/AgentChat',

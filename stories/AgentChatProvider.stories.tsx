@@ -20,9 +20,12 @@ import { noControls, suppliedByStory } from './story-docs';
 /** The controls: the provider's display settings; the conversation and the layout are the story's. */
 type Args = AgentChatDisplayProps;
 
-// The chat's parts composed into a layout of one's own: `AgentChatProvider` over a `useAgentChat`
-// conversation, the list and composer placed freely, a tool's view replaced through `components`,
-// the strings through `labels`.
+/**
+ * Use `AgentChatProvider` when the stock `AgentChat` layout does not fit yours: it gives the
+ * parts (`ChatMessageList`, `ChatComposer`, `ChatEmptyState`...) one conversation (`chat`, from
+ * `useAgentChat` or `createAgentChat`), its `labels`, replacement views (`components`) and
+ * `onFeedback`; place the parts anywhere inside it.
+ */
 const meta = {
   title: 'Chat/Parts/AgentChatProvider',
   component: suppliedByStory(AgentChatProvider, 'chat', 'children'),

@@ -13,9 +13,11 @@ function Working(args: Parameters<typeof ChatActivity>[0]) {
   );
 }
 
-// What shows while the agent works and nothing new is on screen: between the question and the
-// first text, and while a tool step runs. `ChatMessageList` shows it by itself; use the part in a
-// layout of your own. Its dots stand still under `prefers-reduced-motion`.
+/**
+ * Use `ChatActivity` in a layout of your own to show that the agent is working when nothing new
+ * is on screen: between the question and the first text, and while a tool step runs.
+ * `ChatMessageList` shows it by itself. Its dots stand still under `prefers-reduced-motion`.
+ */
 const meta = {
   title: 'Chat/Parts/ChatActivity',
   component: ChatActivity,

@@ -14,7 +14,11 @@ function InRoot(args: Parameters<typeof ChatComposerInput>[0]) {
   );
 }
 
-// The composer's textbox, inside a `ChatComposerRoot` (see its page for a whole recomposition).
+/**
+ * Use `ChatComposerInput` inside a `ChatComposerRoot` when you recompose the composer: the
+ * textbox that holds the question (Enter submits through the root, Shift+Enter adds a line). See
+ * `ChatComposerRoot` for a whole recomposition.
+ */
 const meta = {
   title: 'Chat/Parts/Composer/ChatComposerInput',
   component: ChatComposerInput,

@@ -33,8 +33,12 @@ function Recomposed(args: ChatComposerRootProps) {
   );
 }
 
-// The composer recomposed from its parts: when to use it is when the stock `ChatComposer`'s
-// layout does not fit yours (a counter, buttons below the field, an attachment button of your own).
+/**
+ * Use `ChatComposerRoot` when the stock `ChatComposer`'s layout does not fit yours (a counter,
+ * buttons below the field, an attachment button of your own): the form that holds the question,
+ * for `ChatComposerInput`, `ChatComposerSend`, `ChatComposerStop` and your own parts through
+ * `useChatComposer`, `useComposerSend` and `useComposerStop`.
+ */
 const meta = {
   title: 'Chat/Parts/Composer/ChatComposerRoot',
   component: ChatComposerRoot,

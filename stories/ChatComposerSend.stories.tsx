@@ -15,7 +15,12 @@ function InRoot(args: Parameters<typeof ChatComposerSend>[0]) {
   );
 }
 
-// A button of the composer, inside a `ChatComposerRoot` (see its page for a whole recomposition).
+/**
+ * Use `ChatComposerSend` inside a `ChatComposerRoot` when you recompose the composer: the button
+ * that sends the question, disabled while there is nothing to send. Show `ChatComposerStop` in
+ * its place while an answer runs, as the stock composer does. See `ChatComposerRoot` for a whole
+ * recomposition.
+ */
 const meta = {
   title: 'Chat/Parts/Composer/ChatComposerSend',
   component: ChatComposerSend,

@@ -15,7 +15,11 @@ function InRoot(args: Parameters<typeof ChatComposerStop>[0]) {
   );
 }
 
-// A button of the composer, inside a `ChatComposerRoot` (see its page for a whole recomposition).
+/**
+ * Use `ChatComposerStop` inside a `ChatComposerRoot` when you recompose the composer: the button
+ * that stops the running answer (through the abort endpoint), disabled while none runs. See
+ * `ChatComposerRoot` for a whole recomposition.
+ */
 const meta = {
   title: 'Chat/Parts/Composer/ChatComposerStop',
   component: ChatComposerStop,

@@ -20,10 +20,13 @@ function Actions(args: Args) {
   );
 }
 
-// The action bar of a finished turn: `ChatMessageList` shows one under every turn; use the part
-// when you lay out turns yourself. Copy gives the answer as Markdown, Copy table the result as
-// tab-separated values (pastes into a spreadsheet), Ask again sends the question as a new turn, and
-// Helpful / Not helpful (with `onFeedback`) report a rating with an optional comment.
+/**
+ * Use `ChatMessageActions` when you lay out turns yourself: the action bar of a finished turn
+ * (`ChatMessageList` shows one under every turn). Copy gives the answer as Markdown, Copy table
+ * the result as tab-separated values (pastes into a spreadsheet), Ask again sends the question as
+ * a new turn, and Helpful / Not helpful (with `onFeedback`) report a rating with an optional
+ * comment.
+ */
 const meta = {
   title: 'Chat/Parts/ChatMessageActions',
   component: suppliedByStory(ChatMessageActions, 'messageId'),

@@ -16,9 +16,11 @@ function Suggestions(args: Parameters<typeof ChatSuggestions>[0]) {
   );
 }
 
-// Questions a reader can pick instead of typing: the empty state shows the starters, and after an
-// answer `AgentChat`'s `followUps` are shown the same way. Picked, a question is sent and focus
-// goes to the composer, for the next words.
+/**
+ * Use `ChatSuggestions` for questions a reader can pick instead of typing: the empty state shows
+ * the starters, and after an answer `AgentChat`'s `followUps` are shown the same way. Picked, a
+ * question is sent and focus goes to the composer, for the next words.
+ */
 const meta = {
   title: 'Chat/Parts/ChatSuggestions',
   component: ChatSuggestions,
