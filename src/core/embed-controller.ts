@@ -17,6 +17,7 @@ import {
 import { ServiceConfigError, ServiceError, ServiceValidationError } from './errors';
 import { problem } from './protocol/shared';
 import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedTheme, Surface } from './protocol/embed';
+import type { ServiceErrorCode } from './protocol/error-codes';
 import type { EmbedSessionRequest, GetEmbedSession } from './protocol/host-routes';
 import { createSubscribable } from './store';
 
@@ -61,7 +62,7 @@ export const EMBED_ERROR_CODES = {
   embedError: 'embed_error',
   /** The frame loaded another document after `ready` and no `ready` followed within `readyTimeoutMs`: it left the tenant. */
   originChanged: 'origin_changed',
-} as const;
+} as const satisfies { readonly [name: string]: ServiceErrorCode };
 
 /** How long an embed waits for its session and then for `ready` before showing an error. */
 export const DEFAULT_READY_TIMEOUT_MS = 20_000;
@@ -189,7 +190,7 @@ function viewAction(key: keyof EmbedViewState, value: unknown, previous: unknown
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** A typed error for anything thrown; `ServiceError`s pass as they are. */
-function toServiceError(error: unknown, code: string): ServiceError {
+function toServiceError(error: unknown, code: ServiceErrorCode): ServiceError {
   return ServiceError.isInstance(error)
     ? error
     : new ServiceConfigError(String((error as Error)?.message ?? error), { code, cause: error });

@@ -24,6 +24,7 @@ export {
   ServiceValidationError,
 } from './errors';
 export type { ServiceErrorOptions } from './errors';
+export type { ServiceErrorCode, ServiceErrorCodes } from './protocol/error-codes';
 
 // Protocol: shared
 export type { ValidationResult } from './protocol/shared';

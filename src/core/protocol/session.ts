@@ -12,6 +12,7 @@
  */
 import * as v from 'valibot';
 import type { EmbedTheme } from './embed';
+import type { ServiceErrorCode } from './error-codes';
 import { isRecord, type ValidationResult } from './shared';
 
 /** The theme type lives with the `set-theme` action (one home); re-exported for session users. */
@@ -68,7 +69,7 @@ export const SESSION_ERROR_CODES = {
   groupsNotFound: 'groups_not_found',
   /** `CANNOT_CHANGE_TYPE`: an attribute definition changes an existing type; nothing was upserted. */
   cannotChangeType: 'cannot_change_type',
-} as const;
+} as const satisfies { readonly [name: string]: ServiceErrorCode };
 
 /** One of {@link SESSION_ERROR_CODES}. */
 export type SessionErrorCode = (typeof SESSION_ERROR_CODES)[keyof typeof SESSION_ERROR_CODES];

@@ -5,6 +5,7 @@
  * @module
  */
 import * as v from 'valibot';
+import type { ServiceErrorCode } from './error-codes';
 import { issuesToProblems, type ValidationResult } from './session';
 import { isRecord } from './shared';
 
@@ -802,7 +803,7 @@ export function isListPage(value: unknown): value is ListPage<unknown> {
 // ---------------------------------------------------------------------------------------------
 
 /** `code` of the 409 answered when the upsert's create/update branch changed concurrently; retry. */
-export const UPSERT_BRANCH_CHANGED = 'upsert_branch_changed';
+export const UPSERT_BRANCH_CHANGED = 'upsert_branch_changed' satisfies ServiceErrorCode;
 
 /** Error body of the management API: `{ error }`, plus `code` where the interface names one. */
 export interface ManagementErrorBody {
