@@ -6,22 +6,13 @@
  * here); `ServiceErrorCode` makes the type checker hold the library's own constructors to the
  * table too.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { SRC, sourceFiles } from '../../helpers/sources';
 
-const SRC = join(import.meta.dirname, '../../../src');
-
-function sources(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.includes('.generated.') ? [path] : [];
-  });
-}
-
-const FILES = sources().map((path) => {
+const FILES = sourceFiles().map((path) => {
   const text = readFileSync(path, 'utf8');
   const kind = path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
