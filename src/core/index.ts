@@ -56,7 +56,6 @@ export { parseToolCall } from './protocol/tools';
 export type {
   MetaSearchMember,
   MetaSearchCube,
-  ServiceMetaInput,
   ServiceMetaResult,
   ServiceSqlApiInput,
   SqlColumn,
@@ -142,7 +141,6 @@ export type {
   EmbedTenantProfile,
   SessionRequest,
   SessionResponse,
-  RevokeSessionRequest,
 } from './protocol/session';
 
 // Protocol: workbooks, dashboards, lists (their validators and helpers live in `@service/react/server`)
@@ -182,9 +180,6 @@ export type {
   CubeSqlColumn,
   CubeSqlCell,
   CubeSqlRow,
-  CubeSqlSchemaLine,
-  CubeSqlDataLine,
-  CubeSqlErrorLine,
   CubeSqlLine,
   FilterOperator,
   MemberFilter,
@@ -195,7 +190,6 @@ export type {
   TimeDimension,
   OrderDirection,
   LoadQuery,
-  LoadRequest,
   LoadRow,
   MemberAnnotation,
   LoadAnnotation,

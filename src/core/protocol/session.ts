@@ -258,12 +258,6 @@ export interface SessionResponse {
   sessionId: string;
 }
 
-/** Body of `POST /api/v1/embed/session/revoke` (behaviour §4): answers 204 whether or not it existed. */
-export interface RevokeSessionRequest {
-  /** The session to revoke. */
-  sessionId: string;
-}
-
 /** True when `value` is a generate-session response with a well-formed `sessionId`. */
 export function isSessionResponse(value: unknown): value is SessionResponse {
   return isRecord(value) && isSessionId(value['sessionId']);

@@ -86,12 +86,6 @@ export interface MetaSearchCube {
   members: MetaSearchMember[];
 }
 
-/** Input of `serviceMeta` (2.8). */
-export interface ServiceMetaInput {
-  /** What the agent searched the model for. */
-  searchQuery: string;
-}
-
 /** Result of `serviceMeta` (2.8). */
 export interface ServiceMetaResult {
   /** Views and members that matched. */
