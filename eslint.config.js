@@ -1,7 +1,8 @@
-// Lint rules: typescript-eslint's recommended set (syntactic, no type information, so it stays
-// fast; `tsc -p .` does the type checking), React's hook rules where React lives, the security
-// rules the library promises (no eval, no `new Function`, no `postMessage(..., '*')`), and the
-// import direction of the layers in DESIGN.md.
+// Lint rules: typescript-eslint's recommended set (syntactic; `tsc -p .` does the type checking)
+// plus two type-aware rules on the TypeScript sources (floating promises, exhaustive switches),
+// React's hook rules where React lives, the security rules the library promises (no eval, no
+// `new Function`, no `postMessage(..., '*')`), and the import direction of the layers in
+// DESIGN.md.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -76,6 +77,20 @@ export default tseslint.config(
   {
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: nodeGlobals },
+  },
+  {
+    // Type-aware rules, through the TypeScript project service (the tsconfig nearest each file).
+    files: ['src/**/*.{ts,tsx}', 'test/**/*.{ts,tsx}', 'stories/**/*.{ts,tsx}'],
+    // The examples' tests belong to the examples' own projects (examples/*/tsconfig.json).
+    ignores: ['test/unit/examples/**'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A promise nobody awaits loses its rejection: await it, return it, or mark a deliberate
+      // fire-and-forget with `void` (and say why when it is not obvious).
+      '@typescript-eslint/no-floating-promises': 'error',
+      // A switch over a union handles every member, so a new member is a lint error where it matters.
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+    },
   },
   {
     files: ['src/react/**', 'src/components/**', 'stories/**', '.storybook/**', 'test/**/*.tsx'],

@@ -313,6 +313,7 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
   /** Falls back to loading the page again with a new session, at the last path, the view state replayed. */
   const reload = (): void => {
     renewing = true;
+    // `load` never rejects: its failures end in `fail` (the error state and `onError`).
     void load();
   };
 
