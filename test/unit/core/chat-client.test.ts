@@ -21,7 +21,7 @@ import {
   ServiceValidationError,
   StreamingInProgressError,
 } from '../../../src/core/errors';
-import { isMessageId, type CutoffLine, type StreamLine, type StreamMessage } from '../../../src/core/protocol/chat';
+import { isMessageId, type StreamLine, type StreamMessage } from '../../../src/core/protocol/chat';
 import {
   AGENT_PATH,
   HOLD,
@@ -33,6 +33,7 @@ import {
   type ChatServer,
   type ReplyStep,
 } from '../../helpers/chat-server';
+import { chatIdOf, collect } from '../../helpers/streams';
 
 let server: ChatServer;
 /** Reply of the next new input; reset after each test. */
@@ -58,12 +59,6 @@ function tokenClient(extra: Partial<Parameters<typeof createChatClient>[0]> = {}
   return createChatClient({ url: server.url, auth: { token: 'token-alice' }, resubscribe: fast, ...extra });
 }
 
-async function collect(lines: AsyncIterable<ChatStreamLine>): Promise<ChatStreamLine[]> {
-  const out: ChatStreamLine[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
-
 /** The lines yielded before the stream failed, and the error. */
 async function collectUntilError(
   lines: AsyncIterable<ChatStreamLine>,
@@ -75,12 +70,6 @@ async function collectUntilError(
     return { lines: out, error };
   }
   throw new Error(`expected the stream to fail; it ended after ${out.length} lines`);
-}
-
-function chatIdOf(lines: readonly ChatStreamLine[]): string {
-  const cutoff = lines.find((line): line is CutoffLine => line.id === '__cutoff__');
-  if (!cutoff) throw new Error('no __cutoff__ yielded');
-  return cutoff.state.chatId;
 }
 
 function ids(lines: readonly ChatStreamLine[]): string[] {

@@ -5,20 +5,17 @@
  * texts through `/v1/cubesql`.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_API_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_API_KEY } from '../../../src/emulator';
+import { useEmulator } from '../../helpers/emulator';
 import { dataToken, postData } from './helpers';
 
-let emulator: RunningEmulator;
 let token: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ chatPace: 'instant', queryTimeoutMs: 2000 });
-  token = await dataToken();
-});
+const emulator = useEmulator({ chatPace: 'instant', queryTimeoutMs: 2000 });
 
-afterAll(async () => {
-  await emulator.close();
+beforeAll(async () => {
+  token = await dataToken();
 });
 
 /** JSON values with the member names, operators and shapes of a load query mixed in. */

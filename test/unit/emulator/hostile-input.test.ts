@@ -4,7 +4,7 @@
  * names the fault of the issue it pins down; each failed on the code before the fix.
  */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_API_KEY,
   CHAT_FAULT_HEADER,
@@ -17,34 +17,21 @@ import {
 } from '../../../src/emulator';
 import { exchangeEmbedSession } from '../../../src/emulator/features/sessions';
 import { EMBED_TOKEN_TTL_MS, MAX_BOOKKEEPING_ENTRIES, setBounded } from '../../../src/emulator/state';
+import { mintSession, useEmulator } from '../../helpers/emulator';
 import { newMessageId, post as postChat } from './chat-helpers';
 import { dataToken, postData, requestJson } from './helpers';
 
-let emulator: RunningEmulator;
 let token: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ chatPace: 'instant', queryTimeoutMs: 1500 });
-  token = await dataToken();
-});
+const emulator = useEmulator({ chatPace: 'instant', queryTimeoutMs: 1500 });
 
-afterAll(async () => {
-  await emulator.close();
+beforeAll(async () => {
+  token = await dataToken();
 });
 
 const apiKey = `Api-Key ${ADMIN_API_KEY}`;
 /** Tests that start their own emulator or move megabytes: room for a loaded machine. */
 const SLOW_TEST_MS = 30_000;
-
-async function mintSession(target: RunningEmulator, body: Record<string, unknown>): Promise<string> {
-  const answer = await requestJson(target, '/api/v1/embed/generate-session', {
-    method: 'POST',
-    authorization: apiKey,
-    body,
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return String(answer.body['sessionId']);
-}
 
 /** `depth` nested arrays around `inner`, as JSON text. */
 function nested(depth: number, inner = '1'): string {

@@ -8,7 +8,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceStreamError, createChatClient, readNdjson } from '../../../src/core';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator';
 import {
   ServiceConfigError,
   ServiceError,
@@ -24,18 +23,14 @@ import {
   type SessionHandlerOptions,
 } from '../../../src/server';
 import { createKeyScrubber } from '../../../src/server/transport';
+import { useEmulator } from '../../helpers/emulator';
 import { caught, recordingFetch, startScriptedServer, type ScriptedServer } from './helpers';
 
-let emulator: RunningEmulator;
+const emulator = useEmulator({ port: 0, chatPace: 'instant' });
 const closers: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, chatPace: 'instant' });
-});
 
 afterAll(async () => {
   for (const close of closers.splice(0)) await close();
-  await emulator.close();
 });
 
 async function scripted(handle: Parameters<typeof startScriptedServer>[0]): Promise<ScriptedServer> {
