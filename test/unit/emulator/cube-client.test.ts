@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 10: the emulator answers a real, published client of the data API. The service's data
+ * The emulator answers a real, published client of the data API. The service's data
  * API is Cube-compatible, so `@cubejs-client/core` pointed at `{data_url}/v1` is what a partner's
  * app already uses: every call here goes through it, as that app would make it.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 10: properties over generated hostile input. Whatever arrives, the emulator answers with
+ * Properties over generated hostile input. Whatever arrives, the emulator answers with
  * the endpoint's own error shape, never a 500, and never lets the system catalogue or the engine's
  * texts through `/v1/cubesql`.
  */
@@ -64,7 +64,7 @@ const loadish = fc.letrec((tie) => ({
   ),
 })).value;
 
-describe('issue 10 properties: no 500 whatever arrives', () => {
+describe('properties: no 500 whatever arrives', () => {
   it('/v1/load (POST, and GET with queryType=multi) answers 200 or a 400 UserError', async () => {
     await fc.assert(
       fc.asyncProperty(loadish, fc.boolean(), async (query, multi) => {

@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
- * Issue 10: the emulator under hostile input and load, and as browser apps call it. Each test
- * names the fault of the issue it pins down; each failed on the code before the fix.
+ * The emulator under hostile input and load, and as browser apps call it. Each suite names the
+ * hole it pins down; each failed on the code before the fix.
  */
 import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ function nested(depth: number, inner = '1'): string {
   return `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
 }
 
-describe('issue 10 fault 1: revoke ends the tokens exchanged for the session', () => {
+describe('revoke ends the tokens exchanged for the session', () => {
   it('after revoke answers 204, the embed token no longer reads /v1/load or chat', async () => {
     const sessionId = await mintSession(emulator, { deploymentId: 1, externalId: 'revoke-me' });
     const exchange = await exchangeEmbedSession(emulator.context, sessionId);
@@ -67,7 +67,7 @@ describe('issue 10 fault 1: revoke ends the tokens exchanged for the session', (
   });
 });
 
-describe('issue 10 fault 2: /v1/cubesql queries are bounded and interrupted', () => {
+describe('/v1/cubesql queries are bounded and interrupted', () => {
   const RUNAWAY = 'SELECT count(*) FROM range(300000000000)';
 
   it('a query longer than queryTimeoutMs ends with a timeout error line, and the engine is free again', async () => {
@@ -149,7 +149,7 @@ describe('issue 10 fault 2: /v1/cubesql queries are bounded and interrupted', ()
   );
 });
 
-describe('issue 10 fault 3: only the views of the model are queryable from /v1/cubesql', () => {
+describe('only the views of the model are queryable from /v1/cubesql', () => {
   const refused = [
     'SELECT * FROM (WITH duckdb_views AS (SELECT 1 AS a) SELECT * FROM duckdb_views) s, duckdb_views',
     'SELECT * FROM (WITH duckdb_tables AS (SELECT 1 AS a) SELECT * FROM duckdb_tables) s, duckdb_tables',
@@ -202,7 +202,7 @@ describe('issue 10 fault 3: only the views of the model are queryable from /v1/c
   });
 });
 
-describe('issue 10 fault 4: deep nesting is a 400, never a 500', () => {
+describe('deep nesting is a 400, never a 500', () => {
   it(`JSON deeper than ${MAX_JSON_DEPTH} levels (10,000 and more here): generate-session, upsert, load, chat`, async () => {
     const deepContext = `{"a":${nested(10_000)}}`;
     const session = await requestJson(emulator, '/api/v1/embed/generate-session', {
@@ -270,7 +270,7 @@ describe('issue 10 fault 4: deep nesting is a 400, never a 500', () => {
   });
 });
 
-describe('issue 10 fault 5: body limits (413) and credentials before bodies', () => {
+describe('body limits (413) and credentials before bodies', () => {
   const big = (bytes: number) =>
     JSON.stringify({ deploymentId: 1, externalId: 'big', securityContext: { pad: 'x'.repeat(bytes) } });
 
@@ -377,7 +377,7 @@ describe('issue 10 fault 5: body limits (413) and credentials before bodies', ()
   });
 });
 
-describe('issue 10 fault 6: prototype names are refused', () => {
+describe('prototype names are refused', () => {
   for (const directive of ['constructor=1', '__proto__=1', 'toString=1', 'hasOwnProperty=2']) {
     it(`x-emulator-fault: ${directive} is a 400`, async () => {
       const response = await postChat(
@@ -402,7 +402,7 @@ describe('issue 10 fault 6: prototype names are refused', () => {
   });
 });
 
-describe('issue 10 fault 7: expired sessions and tokens are swept', () => {
+describe('expired sessions and tokens are swept', () => {
   it(
     'after the clock moves 25 h, the next request leaves no expired session or token behind',
     async () => {
@@ -473,7 +473,7 @@ describe('issue 10 fault 7: expired sessions and tokens are swept', () => {
   );
 });
 
-describe('issue 10 fault 8: only canonical deployment ids', () => {
+describe('only canonical deployment ids', () => {
   for (const id of ['1e0', '01', '+1', '1.0', '0x1', ' 1']) {
     it(`/data/${id} is 404; so are the chat and management forms`, async () => {
       const segment = encodeURIComponent(id);
@@ -496,7 +496,7 @@ describe('issue 10 fault 8: only canonical deployment ids', () => {
   });
 });
 
-describe('issue 10 CORS on the data and chat APIs', () => {
+describe('CORS on the data and chat APIs', () => {
   const preflight = (url: string) =>
     fetch(url, {
       method: 'OPTIONS',

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The abort route of createChatProxyHandler (issue 4: "proxies /chat/abort the same way"; 4.4 abort,
+ * The abort route of createChatProxyHandler, proxied the same way as the stream route (4.4 abort,
  * 7): like the stream route it acts only as the server-decided user. A browser cannot abort another
  * viewer's thread by naming that viewer in its body. Real sockets: the proxy is served by
  * `node:http` with `toNodeHandler`, the upstream is the emulator.
