@@ -1,5 +1,5 @@
 /**
- * The Chat API client (service-interface 2.8, 3, 4.4, 5, 7; service-behaviour 1): sends a chat
+ * The Chat API client (protocol 2.8, 3, 4.4, 5, 7; behaviour 1): sends a chat
  * request, streams its NDJSON answer line by line, resubscribes when the connection drops, and
  * stops a running stream through the abort endpoint.
  *
@@ -60,10 +60,10 @@ import { isRecord } from './protocol/shared';
 // Public types
 
 /**
- * How the client authenticates (service-interface 5).
+ * How the client authenticates (protocol 5).
  *
  * - `{ apiKey }`: `Authorization: Api-Key <key>`; every chat request then needs `sessionSettings`
- *   (rule 4). Server-side only: an API key must never reach a browser (service-behaviour 1).
+ *   (rule 4). Server-side only: an API key must never reach a browser (behaviour 1).
  * - `{ token }`: a deployment JWT sent as `X-Service-Auth-Token` (rule 5). A getter is called before
  *   every HTTP request, resends included, so a short-lived token can be refreshed in time.
  *   `sessionSettings` is never sent: the service reads the user from the token's claims. An
@@ -140,7 +140,7 @@ export interface ChatClientOptions {
    */
   url: string;
   /**
-   * The credential (service-interface 5). Omitted: neither auth header is sent and neither is
+   * The credential (protocol 5). Omitted: neither auth header is sent and neither is
    * `sessionSettings`, because the only sane target is the host application's own proxy route,
    * whose server authenticates its user, decides who the chat user is and adds the API key.
    */
@@ -351,8 +351,8 @@ export interface ReplayFilter {
 }
 
 /**
- * The dedupe of resubscription (service-behaviour 1: "the reply replays then continues, so dedupe
- * by `id`"). Exported for tests and for other transports; the chat client uses it internally.
+ * The dedupe of resubscription (behaviour 1: a resumed reply replays first, so it is deduped
+ * by `id`). Exported for tests and for other transports; the chat client uses it internally.
  *
  * It keeps, per message id, the `content` and `thinking` the consumer holds (deltas appended,
  * replacements taking over) and, for the current response, the same text as the replay rebuilds
@@ -433,7 +433,7 @@ export function createReplayFilter(): ReplayFilter {
 // The client
 
 /**
- * Creates a client of the Chat API (service-interface 4.4) for one `{ai_url}` or proxy route.
+ * Creates a client of the Chat API (protocol 4.4) for one `{ai_url}` or proxy route.
  * Throws a {@link ServiceConfigError} for options that cannot work (no `url`, both `apiKey` and
  * `token`, bad `resubscribe` numbers) and a {@link ServiceValidationError} for an invalid default
  * `sessionSettings` with an API key.
@@ -474,7 +474,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const defaultSettings = hasKey ? options.sessionSettings : undefined;
   if (defaultSettings !== undefined) checkSessionSettings(defaultSettings);
   if (hasKey && !options.dangerouslyAllowBrowser && typeof document !== 'undefined') {
-    // service-behaviour 1: an API key must never reach a browser. A warning, not a throw, because
+    // behaviour 1: an API key must never reach a browser. A warning, not a throw, because
     // test environments such as jsdom define `document` too.
     console.warn('@service/react: an API key in a browser is public: use `auth: { token }` or a server route');
   }

@@ -1,8 +1,7 @@
 /**
  * `createChatProxyHandler`: the host application's chat route, between the browser's chat client
- * and the Chat API (interface §2.8, §4.4, §5, §7; behaviour §1: "browser chat goes ... through the
- * host application's own server route that adds the key; the official example app proxies
- * `stream-chat-state` through a server route and pipes the body back").
+ * and the Chat API (interface §2.8, §4.4, §5, §7; behaviour §1: a browser chats through a route of
+ * the host's own server that adds the key, and the body is piped back).
  *
  * What crosses it:
  * - browser to service: only `input`, `chatId`, `messageId`, `activeBranchName`,

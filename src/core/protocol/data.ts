@@ -1,5 +1,5 @@
 /**
- * Bodies of the data API on `{data_url}` (interface §4.5, behaviour §3): the SQL stream of
+ * Bodies of the data API on `{data_url}` (docs/protocol.md §4.5, behaviour §3): the SQL stream of
  * `/v1/cubesql`, the JSON query of `/v1/load` (single and multi), `/v1/meta`, and the answers that
  * are not data (`Continue wait`, user errors, token refusals).
  *

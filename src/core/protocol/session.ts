@@ -1,5 +1,5 @@
 /**
- * The embed session request (`POST {base_url}/api/v1/embed/generate-session`, interface §2.7 and
+ * The embed session request (`POST {base_url}/api/v1/embed/generate-session`, docs/protocol.md §2.7 and
  * §4.2, behaviour §4): its types, the stateless rules as one validator, and the texts and limits
  * that the server-side rules (§4.2 rules 1, 2, 4; §7; §8) are stated in.
  *

@@ -1,5 +1,5 @@
 /**
- * Workbooks and dashboards of the management API (interface §2.1–2.6), the workbook upsert by slug
+ * Workbooks and dashboards of the management API (docs/protocol.md §2.1–2.6), the workbook upsert by slug
  * (§3, §4.1), cursor-paginated lists (§4.3, §4.6, behaviour §4) and the management error body (§7).
  *
  * @module

@@ -176,7 +176,7 @@ describe('auth and request (5, 2.8)', () => {
     expect(first.find((line) => 'role' in line && line.role === 'user')?.id).toBe(one?.messageId);
   });
 
-  it('4.4 stream() is an AsyncIterable<StreamLine> as DESIGN names it', () => {
+  it('4.4 stream() is an AsyncIterable<StreamLine>', () => {
     expectTypeOf(tokenClient().stream).returns.toExtend<AsyncIterable<StreamLine>>();
     expectTypeOf(tokenClient().abort).returns.toEqualTypeOf<Promise<void>>();
   });
@@ -233,7 +233,7 @@ describe('auth and request (5, 2.8)', () => {
   });
 });
 
-describe('stream lines (4.4, service-behaviour 1)', () => {
+describe('stream lines (4.4, behaviour 1)', () => {
   it('1 yields every line in order; invalid and malformed lines are reported and skipped', async () => {
     nextReply = [
       { id: 'm1', role: 'assistant', content: 'Hallo ', isDelta: true, sort: 2 },
@@ -404,7 +404,7 @@ describe('abort (4.4)', () => {
   });
 });
 
-describe('resubscribe (3, service-behaviour 1)', () => {
+describe('resubscribe (3, behaviour 1)', () => {
   it('3 resubscribe after a cut connection yields each line once (replay of the same lines)', async () => {
     server.fault({ type: 'cut', afterLines: 4 });
     const events: ResubscribeEvent[] = [];

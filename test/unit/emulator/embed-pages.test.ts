@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The embed pages over real sockets (service-interface 5 rule 8, 6; service-behaviour 2): URLs,
+ * The embed pages over real sockets (protocol 5 rule 8, 6; behaviour 2): URLs,
  * `session` and `sessionId`, single use, the 5-minute window, what the page is told, and the
  * errors. What the page script then does in a browser is covered by test/browser/emulator-embed*.
  */

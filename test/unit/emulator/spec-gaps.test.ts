@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Rules of service-interface 2.1-2.8, 3, 4.1, 4.2, 8 and service-behaviour 1-2 that the other
+ * Rules of protocol 2.1-2.8, 3, 4.1, 4.2, 8 and behaviour 1-2 that the other
  * emulator tests left without a test that can fail, over real sockets: the tri-state
  * `showDashboardChat`, 4.2 rule 3 at the HTTP boundary, optional chat request fields, the shapes of
  * the resources the management API answers, and the spec's time windows written as numbers.

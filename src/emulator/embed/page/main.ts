@@ -3,7 +3,7 @@
  * `/embed/_assets/page.js`). It reads the {@link EmbedPageConfig} the server wrote into the
  * page, mounts the surface, and speaks embed messaging with the embedding page:
  *
- * - load order (service-behaviour 2): `ready` once mounted (before any data), then `view`, then
+ * - load order (behaviour 2): `ready` once mounted (before any data), then `view`, then
  *   on dashboards `dashboard-loaded` when every widget has rendered;
  * - a page that could not authenticate shows its error and posts one fatal `error`, nothing else;
  * - every action of 6.3 (and `set-timezone`) has a visible effect; actions this version does not
@@ -52,7 +52,7 @@ function readConfig(): EmbedPageConfig {
   return JSON.parse(element?.textContent ?? '{}') as EmbedPageConfig;
 }
 
-/** Only the literal `false` turns a part off (service-behaviour 2). */
+/** Only the literal `false` turns a part off (behaviour 2). */
 function switchesOf(params: URLSearchParams): EmbedSwitches {
   const off = (name: string): boolean => params.get(name) === 'false';
   return {
