@@ -10,17 +10,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readNdjson } from '../../../src/core';
 import { createMessageId } from '../../../src/core/protocol/chat';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator';
 import { createChatProxyHandler, toNodeHandler } from '../../../src/server';
+import { useEmulator } from '../../helpers/emulator';
 import { recordingFetch, type SeenRequest } from './helpers';
 
-let emulator: RunningEmulator;
+const emulator = useEmulator({ port: 0, chatPace: 'instant' });
 let server: Server;
 let url: string;
 let upstream: SeenRequest[];
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, chatPace: 'instant' });
   const recorder = recordingFetch();
   upstream = recorder.seen;
   const handler = createChatProxyHandler({
@@ -42,7 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await emulator.close();
 });
 
 function post(path: 'stream-chat-state' | 'abort', body: unknown, user: string | null): Promise<Response> {
