@@ -1,7 +1,7 @@
 /**
  * The engine of every embed (dashboard, app, chat): one iframe's life from session to `ready`,
  * its declarative state, its actions and its session renewal. Framework-free and built on the
- * core's store base (`createNotifier`), like the chat controller: `useEmbed` is a thin React
+ * core's store base (`createSubscribable`), like the chat controller: `useEmbed` is a thin React
  * binding over it, a non-React host drives it directly, and its rules are tested without React.
  *
  * @module
