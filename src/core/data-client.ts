@@ -30,6 +30,7 @@ import {
   withDefaults,
 } from './http';
 import { readNdjson } from './ndjson';
+import type { ServiceErrorCode } from './protocol/error-codes';
 import {
   DATA_API_PATHS,
   classifyCubeSqlLine,
@@ -184,7 +185,7 @@ export interface DataClient {
 // ---------------------------------------------------------------------------------------------
 
 /** The SQL stream broke the protocol (`invalid_stream`, `incomplete_stream`, `malformed_line`). */
-function streamError(message: string, code: string): ServiceStreamError {
+function streamError(message: string, code: ServiceErrorCode): ServiceStreamError {
   return new ServiceStreamError(message, { code });
 }
 

@@ -24,6 +24,7 @@ export {
   ServiceValidationError,
 } from './errors';
 export type { ServiceErrorOptions } from './errors';
+export type { ServiceErrorCode, ServiceErrorCodes } from './protocol/error-codes';
 
 // Protocol: shared
 export type { ValidationResult } from './protocol/shared';
@@ -55,7 +56,6 @@ export { parseToolCall } from './protocol/tools';
 export type {
   MetaSearchMember,
   MetaSearchCube,
-  ServiceMetaInput,
   ServiceMetaResult,
   ServiceSqlApiInput,
   SqlColumn,
@@ -141,7 +141,6 @@ export type {
   EmbedTenantProfile,
   SessionRequest,
   SessionResponse,
-  RevokeSessionRequest,
 } from './protocol/session';
 
 // Protocol: workbooks, dashboards, lists (their validators and helpers live in `@service/react/server`)
@@ -181,9 +180,6 @@ export type {
   CubeSqlColumn,
   CubeSqlCell,
   CubeSqlRow,
-  CubeSqlSchemaLine,
-  CubeSqlDataLine,
-  CubeSqlErrorLine,
   CubeSqlLine,
   FilterOperator,
   MemberFilter,
@@ -194,7 +190,6 @@ export type {
   TimeDimension,
   OrderDirection,
   LoadQuery,
-  LoadRequest,
   LoadRow,
   MemberAnnotation,
   LoadAnnotation,

@@ -212,3 +212,4 @@ export {
   ServiceValidationError,
   ConnectionLostError,
 } from '../core/errors';
+export type { ServiceErrorCode, ServiceErrorCodes } from '../core/protocol/error-codes';

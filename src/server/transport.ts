@@ -12,6 +12,7 @@
 import { tenantOrigin } from '../core/embed-url';
 import { ServiceConfigError, ServiceError, ServiceValidationError } from '../core/errors';
 import { backoff, checkOptions, isAmount, isFilled, withDefaults } from '../core/http';
+import type { ServiceErrorCode } from '../core/protocol/error-codes';
 import type { HandlerErrorBody } from '../core/protocol/host-routes';
 
 export { abortError, sleep } from '../core/http';
@@ -228,8 +229,11 @@ export function jsonAnswer(status: number, body: unknown, headers?: Record<strin
   });
 }
 
+/** The error body of the library's own route answers: its code is one of the listed ones. */
+export type RouteErrorBody = HandlerErrorBody & { code: ServiceErrorCode };
+
 /** A JSON error answer of a route handler. */
-export function errorAnswer(status: number, body: HandlerErrorBody, headers?: Record<string, string>): Response {
+export function errorAnswer(status: number, body: RouteErrorBody, headers?: Record<string, string>): Response {
   return jsonAnswer(status, body, headers);
 }
 

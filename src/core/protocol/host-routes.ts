@@ -80,7 +80,7 @@ export type BrowserChatRequest = Pick<ChatRequest, (typeof BROWSER_CHAT_FIELDS)[
 export interface HandlerErrorBody {
   /** What went wrong, for people. */
   error: string;
-  /** Stable, machine-readable code. */
+  /** Stable, machine-readable code: one of `ServiceErrorCodes`, or the host's own given to `refuseSession`. */
   code: string;
   /** Problems of an invalid request (always for the browser's own input; server-side ones only with details on). */
   problems?: readonly string[];
