@@ -276,13 +276,20 @@ export function resolveAllowedOrigins(value: unknown, who: string): ReadonlySet<
  *   `Origin` that is neither the request's own nor one of `allowedOrigins`: a page elsewhere must
  *   not start a chat or mint a session with the viewer's cookies. The own origin is compared by
  *   host, so a server behind a proxy that ends TLS (its `request.url` says `http:`) still knows it.
- * - 415 unless the body is declared `application/json`: an HTML form can only send
+ * - 415 unless the body is declared `application/json` (unless `json: false`): an HTML form can only send
  *   `text/plain`, `application/x-www-form-urlencoded` or `multipart/form-data`, and `fetch` can
  *   send JSON to another origin only after a CORS preflight that these routes never answer.
  *
  * Requests with neither `Origin` nor `Sec-Fetch-Site` (servers, scripts, tests) pass the first check.
  */
-export function refuseForeignRequest(request: Request, allowedOrigins: ReadonlySet<string>): Response | undefined {
+export function refuseForeignRequest(
+  request: Request,
+  allowedOrigins: ReadonlySet<string>,
+  options: {
+    /** Whether the body must be declared JSON (415 otherwise). Default true; false for a `GET`, which has none. */
+    json?: boolean;
+  } = {},
+): Response | undefined {
   const origin = request.headers.get('origin');
   if (origin === null || !allowedOrigins.has(origin)) {
     let own: URL | undefined;
@@ -305,7 +312,7 @@ export function refuseForeignRequest(request: Request, allowedOrigins: ReadonlyS
     }
   }
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
+  if (options.json !== false && !/^application\/json\s*(;|$)/i.test(type)) {
     return errorAnswer(415, {
       error: 'Send the body as Content-Type: application/json',
       code: 'unsupported_media_type',
