@@ -73,6 +73,7 @@ export type {
   GetEmbedSession,
   BrowserChatRequest,
   HandlerErrorBody,
+  DataTokenResponse,
 } from './protocol/host-routes';
 
 // Protocol: embed messaging, the host's side (the embed's side is for the emulator and testing)
@@ -288,8 +289,40 @@ export { createDataClient, DataQueryError, ContinueWaitExhaustedError } from './
 export type {
   ContinueWaitOptions,
   DataClientOptions,
+  DataTokenRequest,
+  DataTokenFunction,
   DataRequestOptions,
   SqlResult,
   SqlChunk,
   DataClient,
 } from './data-client';
+
+// Data queries for TanStack Query (framework-free: callable in server loaders and React Server Components)
+export {
+  dataQueryOptions,
+  sqlQueryOptions,
+  metaQueryOptions,
+  isRetryableDataError,
+  DATA_QUERY_KEY,
+  DEFAULT_DATA_STALE_TIME_MS,
+  DEFAULT_DATA_RETRIES,
+} from './data-query';
+export type {
+  DataSettings,
+  DataQuery,
+  DeepReadonly,
+  DataRow,
+  MembersOf,
+  LoadValue,
+  DataQueryResult,
+  SqlQueryResult,
+  SqlAnnotation,
+  DataQueryKey,
+  SqlQueryKey,
+  MetaQueryKey,
+  DataQueryOptions,
+} from './data-query';
+export { toResultView, isDataQueryResult } from './data-result';
+export type { ResultView } from './data-result';
+export { fetchDataToken, DEFAULT_DATA_TOKEN_RENEW_BEFORE_MS } from './data-token';
+export type { FetchDataTokenOptions } from './data-token';
