@@ -258,3 +258,71 @@ export function metaQueryOptions(settings?: DataSettings): DataQueryOptions<Meta
     retry,
   };
 }
+
+/** How many rows one page of {@link dataInfiniteQueryOptions} asks for, by default. */
+export const DEFAULT_DATA_PAGE_SIZE = 100;
+
+/** Key of a JSON query read in pages. */
+export type DataPagesQueryKey = readonly ['@service/react', 'data', 'load-pages', string, LoadQuery, number];
+
+/**
+ * Infinite query options for TanStack Query, as `infiniteQueryOptions` returns them: pass them to
+ * `useInfiniteQuery` or `queryClient.prefetchInfiniteQuery`. Each page is one data query's result.
+ */
+export interface DataInfiniteQueryOptions<TPage, TKey extends readonly unknown[]> {
+  /** The key: kind, data API URL, query and page size; never the token. */
+  queryKey: TKey;
+  /** Runs the query for one page: `pageParam` is how many rows come before it. */
+  queryFn: (context: { signal: AbortSignal; pageParam: number }) => Promise<TPage>;
+  /** The first page starts after the query's own `offset`: 0. */
+  initialPageParam: number;
+  /** Rows before the next page, or `undefined` when the last page was not full (or the query's `limit` is reached). */
+  getNextPageParam: (lastPage: TPage, allPages: TPage[], lastPageParam: number) => number | undefined;
+  /** {@link DEFAULT_DATA_STALE_TIME_MS}. */
+  staleTime: number;
+  /** As {@link DataQueryOptions.retry}. */
+  retry: (failureCount: number, error: unknown) => boolean;
+}
+
+/**
+ * Infinite query options of a JSON query read `pageSize` rows at a time (`limit` and `offset` of
+ * each page set here, within the query's own `limit` and after its own `offset`): what a table
+ * with "load more" needs. Each page resolves as {@link dataQueryOptions} does, with the same
+ * `Continue wait`, token, error and abort handling.
+ *
+ * ```ts
+ * const pages = useInfiniteQuery(dataInfiniteQueryOptions(query, settings, { pageSize: 50 }));
+ * pages.fetchNextPage();
+ * ```
+ * @param query The JSON query; its `order` decides the order of the pages.
+ * @param settings The data API's URL and token. The hooks and components pass `ServiceProvider`'s `data`.
+ * @param options `pageSize`: rows per page, default {@link DEFAULT_DATA_PAGE_SIZE}.
+ */
+export function dataInfiniteQueryOptions<const Q extends DataQuery>(
+  query: Q,
+  settings?: DataSettings,
+  options: {
+    /** Rows per page, a whole number of 1 or more. Default {@link DEFAULT_DATA_PAGE_SIZE}. */
+    pageSize?: number;
+  } = {},
+): DataInfiniteQueryOptions<DataQueryResult<DataRow<Q>>, DataPagesQueryKey> {
+  const key = asJson(query as LoadQuery);
+  const given = options.pageSize ?? DEFAULT_DATA_PAGE_SIZE;
+  const pageSize = Number.isInteger(given) && given >= 1 ? given : DEFAULT_DATA_PAGE_SIZE;
+  const { limit, offset = 0 } = key;
+  /** Rows the page after `before` rows asks for: a page, or what is left of the query's limit. */
+  const rowsOfPage = (before: number) => (limit === undefined ? pageSize : Math.min(pageSize, limit - before));
+  const one = (before: number) =>
+    dataQueryOptions({ ...key, limit: rowsOfPage(before), offset: offset + before }, settings);
+  return {
+    queryKey: [...DATA_QUERY_KEY, 'load-pages', settings?.url ?? '', key, pageSize],
+    queryFn: ({ signal, pageParam }) => one(pageParam).queryFn({ signal }) as Promise<DataQueryResult<DataRow<Q>>>,
+    initialPageParam: 0,
+    getNextPageParam: (lastPage, _allPages, lastPageParam) => {
+      const next = lastPageParam + lastPage.data.length;
+      return lastPage.data.length < rowsOfPage(lastPageParam) || rowsOfPage(next) <= 0 ? undefined : next;
+    },
+    staleTime: DEFAULT_DATA_STALE_TIME_MS,
+    retry,
+  };
+}

@@ -302,10 +302,12 @@ export {
   dataQueryOptions,
   sqlQueryOptions,
   metaQueryOptions,
+  dataInfiniteQueryOptions,
   isRetryableDataError,
   DATA_QUERY_KEY,
   DEFAULT_DATA_STALE_TIME_MS,
   DEFAULT_DATA_RETRIES,
+  DEFAULT_DATA_PAGE_SIZE,
 } from './data-query';
 export type {
   DataSettings,
@@ -320,7 +322,9 @@ export type {
   DataQueryKey,
   SqlQueryKey,
   MetaQueryKey,
+  DataPagesQueryKey,
   DataQueryOptions,
+  DataInfiniteQueryOptions,
 } from './data-query';
 export { toResultView, isDataQueryResult } from './data-result';
 export type { ResultView } from './data-result';

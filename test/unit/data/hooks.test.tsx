@@ -7,46 +7,18 @@
 import { QueryClient, QueryClientProvider, useSuspenseQuery } from '@tanstack/react-query';
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { StrictMode, Suspense, type ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { dataQueryOptions, type DataSettings } from '../../../src/core/data-query';
 import { ServiceAuthError, ServiceConfigError, ServiceHttpError, type ServiceError } from '../../../src/core/errors';
-import {
-  SLOW_QUERY_HEADER,
-  WORLD,
-  signDeploymentToken,
-  startEmulator,
-  type RunningEmulator,
-} from '../../../src/emulator';
+import { WORLD, signDeploymentToken } from '../../../src/emulator';
 import { ServiceProvider } from '../../../src/react';
 import { useDataMeta, useDataQuery, useDataSettings, useSqlQuery } from '../../../src/react/use-data-query';
-import { rawData, encodeInThisRealm } from './helpers';
+import { encodeInThisRealm, rawData, recordingFetch, startTestEmulator } from './helpers';
 
 encodeInThisRealm();
 afterEach(cleanup);
 
-let emulator: RunningEmulator;
-let token: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  token = await signDeploymentToken(WORLD, { deploymentId: 1, claims: { externalId: 'ann' } });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
-
-/** A real fetch that records what it sent and can mark requests slow (`Continue wait` N times). */
-function recorder(slow?: number) {
-  const sent: { signal: AbortSignal | undefined; authorization: string | null }[] = [];
-  const fetcher: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (slow !== undefined) headers.set(SLOW_QUERY_HEADER, String(slow));
-    sent.push({ signal: init?.signal ?? undefined, authorization: headers.get('authorization') });
-    return fetch(input, { ...init, headers });
-  };
-  return { fetch: fetcher, sent };
-}
+const env = startTestEmulator();
 
 function provider(data: DataSettings, client = new QueryClient()) {
   return ({ children }: { children: ReactNode }) => (
@@ -56,12 +28,7 @@ function provider(data: DataSettings, client = new QueryClient()) {
   );
 }
 
-const settings = (extra: Partial<DataSettings> = {}): DataSettings => ({
-  url: emulator.dataUrl,
-  token,
-  continueWait: { delayMs: 5 },
-  ...extra,
-});
+const settings = (extra: Partial<DataSettings> = {}) => env.settings({ continueWait: { delayMs: 5 }, ...extra });
 
 const BY_STATUS = { measures: ['orders.count', 'orders.total_revenue'], dimensions: ['orders.status'] } as const;
 
@@ -69,7 +36,7 @@ describe('each hook returns what the data API answers for the same query', () =>
   it('useDataQuery: the rows and annotation of /v1/load, typed by the query, settings from ServiceProvider', async () => {
     const { result } = renderHook(() => useDataQuery(BY_STATUS), { wrapper: provider(settings()) });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
-    const expected = (await rawData(emulator, token, '/v1/load', { query: BY_STATUS })) as Record<string, unknown>;
+    const expected = (await rawData(env, '/v1/load', { query: BY_STATUS })) as Record<string, unknown>;
     expect(result.current.data?.data).toEqual(expected['data']);
     expect(result.current.data?.annotation).toEqual(expected['annotation']);
     expectTypeOf(result.current.data!.data[0]!['orders.status']).toEqualTypeOf<string | number | boolean | null>();
@@ -80,7 +47,7 @@ describe('each hook returns what the data API answers for the same query', () =>
     const sql = 'SELECT region, MEASURE(orders.count) AS orders FROM orders GROUP BY 1 ORDER BY 1';
     const { result } = renderHook(() => useSqlQuery(sql), { wrapper: provider(settings()) });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
-    const expected = (await rawData(emulator, token, '/v1/cubesql', { query: sql })) as {
+    const expected = (await rawData(env, '/v1/cubesql', { query: sql })) as {
       schema: unknown;
       rows: unknown;
     };
@@ -93,13 +60,13 @@ describe('each hook returns what the data API answers for the same query', () =>
       wrapper: provider(settings()),
     });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
-    const expected = (await rawData(emulator, token, '/v1/meta')) as { cubes: { name: string }[] };
+    const expected = (await rawData(env, '/v1/meta')) as { cubes: { name: string }[] };
     expect(result.current.data).toEqual(expected.cubes.map((cube) => cube.name));
     expectTypeOf(result.current.data).toEqualTypeOf<string[] | undefined>();
   });
 
   it('the settings option wins over the provider; useSuspenseQuery works with useDataSettings', async () => {
-    const bad = { url: emulator.dataUrl, token: 'not-a-token' };
+    const bad = { url: env.emulator.dataUrl, token: 'not-a-token' };
     const { result } = renderHook(() => useDataQuery({ measures: ['orders.count'] }, { settings: settings() }), {
       wrapper: provider(bad),
     });
@@ -128,7 +95,7 @@ describe('each hook returns what the data API answers for the same query', () =>
 
 describe('Continue wait, token refresh, errors, abort', () => {
   it('Continue wait keeps the query pending, then resolves with the data: never an error', async () => {
-    const { fetch, sent } = recorder(3);
+    const { fetch, sent } = recordingFetch({ slow: 3 });
     const seen: string[] = [];
     const { result } = renderHook(
       () => {
@@ -141,28 +108,28 @@ describe('Continue wait, token refresh, errors, abort', () => {
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(sent).toHaveLength(4);
     expect(seen).not.toContain('error');
-    const expected = (await rawData(emulator, token, '/v1/load', { query: BY_STATUS })) as { data: unknown };
+    const expected = (await rawData(env, '/v1/load', { query: BY_STATUS })) as { data: unknown };
     expect(result.current.data?.data).toEqual(expected.data);
   });
 
   it('a token function is asked again once with { refresh: true } after a refusal, and the query succeeds', async () => {
     const stale = await signDeploymentToken(WORLD, { deploymentId: 2 });
     const asked: boolean[] = [];
-    const { fetch, sent } = recorder();
+    const { fetch, sent } = recordingFetch();
     const { result } = renderHook(() => useDataQuery({ measures: ['orders.count'] }), {
       wrapper: provider(
         settings({
           fetch,
           token: ({ refresh }) => {
             asked.push(refresh);
-            return refresh ? token : stale;
+            return refresh ? env.token : stale;
           },
         }),
       ),
     });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(asked).toEqual([false, true]);
-    expect(sent.map((request) => request.authorization)).toEqual([stale, token]);
+    expect(sent.map((request) => request.authorization)).toEqual([stale, env.token]);
   });
 
   it('errors are typed: a refused token ServiceAuthError, a rejected query ServiceHttpError, no settings ServiceConfigError', async () => {
@@ -186,7 +153,7 @@ describe('Continue wait, token refresh, errors, abort', () => {
   });
 
   it('unmounting aborts the request in flight and sends no more (StrictMode included)', async () => {
-    const { fetch, sent } = recorder(1000);
+    const { fetch, sent } = recordingFetch({ slow: 1000 });
     const client = new QueryClient();
     const { unmount } = renderHook(() => useDataQuery({ measures: ['orders.count'], dimensions: ['orders.region'] }), {
       wrapper: ({ children }) => (
