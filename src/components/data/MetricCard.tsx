@@ -150,10 +150,10 @@ export const MetricCard = /*#__PURE__*/ forwardRef<HTMLDivElement, MetricCardPro
         >
           <span aria-hidden="true">
             <span className="service-metric-card__arrow">{ARROWS[direction]}</span> {change}{' '}
-            <span className="service-metric-card__period">{labels.comparisonPeriod}</span>
+            <span className="service-metric-card__period">{labels.comparisonPeriod(compare!)}</span>
           </span>
           <span className="service-visually-hidden">
-            {labels.comparison({ direction, change, previous: comparison.text || labels.noValue })}
+            {labels.comparison({ direction, change, previous: comparison.text || labels.noValue, compare: compare! })}
           </span>
         </p>
       );

@@ -10,8 +10,12 @@
 /** Which way a metric moved against the comparison period. */
 export type MetricDirection = 'up' | 'down' | 'flat';
 
+import type { MetricComparison } from './compare';
+
 /** A metric's change against the comparison period, as the labels describe it. */
 export interface MetricChange {
+  /** What the metric is compared with: `MetricCard`'s `compare`. */
+  compare: MetricComparison;
   /** Which way it moved. */
   direction: MetricDirection;
   /** The relative change without its sign, formatted (`12.5%`); empty when the previous value was 0. */
@@ -33,8 +37,8 @@ export interface DataViewLabels {
   retry: string;
   /** A metric whose query returned no rows (or a `NULL`). */
   noValue: string;
-  /** The visible words after a metric's change: which period it is compared with. */
-  comparisonPeriod: string;
+  /** The visible words after a metric's change: which period it is compared with (`compare` of the card). */
+  comparisonPeriod: (compare: MetricComparison) => string;
   /** The whole comparison, for assistive technology: direction, change and the previous value. */
   comparison: (change: MetricChange) => string;
   /** A chart whose result has no number to draw. */
@@ -50,17 +54,26 @@ export interface DataViewLabels {
 /** Words of a direction in the default comparison sentence. */
 const DIRECTION_WORDS: Readonly<Record<MetricDirection, string>> = { up: 'Up', down: 'Down', flat: 'No change' };
 
+/** The comparison period in the default labels. */
+function periodOf(compare: MetricComparison): string {
+  return compare === 'previousYear'
+    ? 'previous year'
+    : compare === 'previousPeriod'
+      ? 'previous period'
+      : 'comparison period';
+}
+
 /** The English defaults of {@link DataViewLabels}. */
 export const DEFAULT_DATA_VIEW_LABELS: Readonly<DataViewLabels> = /*#__PURE__*/ Object.freeze({
   loading: 'Loading…',
   queryError: 'The data could not be loaded',
   retry: 'Try again',
   noValue: 'No data',
-  comparisonPeriod: 'vs. previous period',
-  comparison: ({ direction, change, previous }: MetricChange) =>
+  comparisonPeriod: (compare: MetricComparison) => `vs. ${periodOf(compare)}`,
+  comparison: ({ direction, change, previous, compare }: MetricChange) =>
     direction === 'flat' || change === ''
-      ? `${DIRECTION_WORDS[direction]} from ${previous} in the previous period`
-      : `${DIRECTION_WORDS[direction]} ${change} from ${previous} in the previous period`,
+      ? `${DIRECTION_WORDS[direction]} from ${previous} in the ${periodOf(compare)}`
+      : `${DIRECTION_WORDS[direction]} ${change} from ${previous} in the ${periodOf(compare)}`,
   chartNoNumbers: 'The result has no numbers to chart.',
   loadMore: 'Load more',
   loadingMore: 'Loading more rows…',

@@ -110,6 +110,7 @@ describe('MetricCard', () => {
     );
     const card = await ready(container, 'metric-card');
     expect(part(card, 'metric-comparison').dataset).toMatchObject({ direction: 'down', sentiment: 'positive' });
+    expect(part(card, 'metric-comparison').textContent).toMatch(/vs\. comparison period.*in the comparison period$/);
   });
 
   it('loads with a skeleton (aria-busy), then fails with the error and a retry button', async () => {
@@ -157,7 +158,7 @@ describe('MetricCard', () => {
         data-testid="revenue-card"
         locale="de-DE"
         valueFormat={{ currency: 'EUR' }}
-        labels={{ comparisonPeriod: 'ggü. Vorperiode', comparison: ({ change }) => `Veränderung ${change}` }}
+        labels={{ comparisonPeriod: () => 'ggü. Vorperiode', comparison: ({ change }) => `Veränderung ${change}` }}
       />,
     );
     const card = await ready(container, 'metric-card');
