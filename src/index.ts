@@ -109,8 +109,6 @@ export type {
   MetricChange,
   MetricDirection,
   FormatCount,
-  MetricComparison,
-  DateRange,
   DataViewSource,
   ViewQuery,
 } from './components/data';

@@ -285,7 +285,7 @@ export type {
 } from './embed-url';
 
 // Data client
-export { createDataClient, DataQueryError, ContinueWaitExhaustedError } from './data-client';
+export { createDataClient, DataQueryError, ContinueWaitExhaustedError, DEFAULT_CONTINUE_WAIT } from './data-client';
 export type {
   ContinueWaitOptions,
   DataClientOptions,
@@ -326,6 +326,8 @@ export type {
   DataQueryOptions,
   DataInfiniteQueryOptions,
 } from './data-query';
+export { comparisonQuery, comparisonRange } from './data-compare';
+export type { MetricComparison, DateRange } from './data-compare';
 export { toResultView, isDataQueryResult } from './data-result';
 export type { ResultView } from './data-result';
 export { fetchDataToken, DEFAULT_DATA_TOKEN_RENEW_BEFORE_MS } from './data-token';

@@ -5,7 +5,7 @@ import { toResultView, type ResultView } from '../../core/data-result';
 import { ServiceConfigError, type ServiceError } from '../../core/errors';
 import { columnTitle, describeColumn, formatValue, type FormatColumn } from '../../core/format-value';
 import { parseNumberCell } from '../../core/result-data';
-import { comparisonQuery, type MetricComparison } from './compare';
+import { comparisonQuery, type MetricComparison } from '../../core/data-compare';
 import { QueryError } from './query-error';
 import { DEFAULT_DATA_VIEW_LABELS, type DataViewLabels, type MetricDirection } from './labels';
 import { useViewSource, viewQueryOptions, type DataViewSource } from './use-result-query';

@@ -14,5 +14,4 @@ export { defaultChartSpec, chartFieldNames } from './chart-spec';
 export type { ChartSpec } from './chart-spec';
 export { DEFAULT_DATA_VIEW_LABELS } from './labels';
 export type { DataViewLabels, MetricChange, MetricDirection, FormatCount } from './labels';
-export type { MetricComparison, DateRange } from './compare';
 export type { DataViewSource, ViewQuery } from './use-result-query';

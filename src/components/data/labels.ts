@@ -10,7 +10,7 @@
 /** Which way a metric moved against the comparison period. */
 export type MetricDirection = 'up' | 'down' | 'flat';
 
-import type { MetricComparison } from './compare';
+import type { MetricComparison } from '../../core/data-compare';
 
 /** A metric's change against the comparison period, as the labels describe it. */
 export interface MetricChange {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bindSpecFields, chartFieldNames, defaultChartSpec } from '../../../src/components/data/chart-spec';
-import { comparisonQuery, comparisonRange } from '../../../src/components/data/compare';
+import { comparisonQuery, comparisonRange } from '../../../src/core/data-compare';
 import { sortRows } from '../../../src/components/data/sort-rows';
 import type { FormatColumn } from '../../../src/core/format-value';
 

@@ -1,13 +1,14 @@
 /**
- * The query of a metric's comparison period: the same query with the date range of its first
- * time dimension moved back. Explicit ranges (`['2025-07-01', '2025-09-30']`) move by their own
+ * The query of a metric's comparison period (`MetricCard`'s `compare`): the same query with the
+ * date range of its first time dimension moved back. A server that prefetches a card's data
+ * prefetches this query too. Explicit ranges (`['2025-07-01', '2025-09-30']`) move by their own
  * length or by a year; relative ones (`'this month'`) become the previous unit (`'last month'`).
  * The data API resolves relative ranges in its own time zone and "today", so nothing here reads
  * the browser's clock.
  *
  * @module
  */
-import type { DataQuery } from '../../core/data-query';
+import type { DataQuery } from './data-query';
 
 /** A date range of a time dimension: `[from, to]` (inclusive), or a relative range such as `'this month'`. */
 export type DateRange = string | readonly [string, string];
@@ -95,7 +96,13 @@ export function comparisonRange(
 
 /**
  * `query` with the date range of its first time dimension that has one replaced by the range
- * `comparison` names, or a reason it cannot be compared.
+ * `comparison` names, or a reason it cannot be compared: the query `MetricCard` runs for its
+ * comparison, for a server to prefetch with `dataQueryOptions`.
+ *
+ * ```ts
+ * const previous = comparisonQuery(revenueThisMonth, 'previousPeriod');
+ * if (previous.ok) await queryClient.prefetchQuery(dataQueryOptions(previous.query, settings));
+ * ```
  */
 export function comparisonQuery(
   query: DataQuery,
