@@ -7,7 +7,8 @@
  * `@/` at the example's folder, Next.js's `server-only` at an empty module).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDataClient, readNdjson } from '../../../src/core';
+import { QueryClient } from '@tanstack/react-query';
+import { createDataClient, dataQueryOptions, readNdjson } from '../../../src/core';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator';
 import type * as SessionRoute from '../../../examples/nextjs-app-router/app/api/embed-session/route';
 import type * as ChatRoute from '../../../examples/nextjs-app-router/app/api/service/chat/[action]/route';
@@ -17,6 +18,8 @@ vi.mock('server-only', () => ({}));
 vi.mock('@service/react/server', () => import('../../../src/server'));
 vi.mock('@/lib/service', () => import('../../../examples/nextjs-app-router/lib/service'));
 vi.mock('@/lib/auth', () => import('../../../examples/nextjs-app-router/lib/auth'));
+vi.mock('@/lib/data', () => import('../../../examples/nextjs-app-router/lib/data'));
+vi.mock('@service/react/core', () => import('../../../src/core'));
 
 type Routes = { session: typeof SessionRoute; chat: typeof ChatRoute; dataToken: typeof DataTokenRoute };
 
@@ -115,14 +118,51 @@ describe('examples/nextjs-app-router against the emulator', () => {
   it('data-token route: a token the data API takes, and the viewer sees only their region', async () => {
     const answer = await routes.dataToken.GET(new Request(`${APP}/api/data-token`));
     expect(answer.status).toBe(200);
-    const { token } = (await answer.json()) as { token: string };
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const { token, expiresAt } = (await answer.json()) as { token: string; expiresAt: number };
+    expect(expiresAt).toBeGreaterThan(Date.now());
     const data = createDataClient({ url: emulator.dataUrl, token });
     const result = await data.load({ measures: ['orders.count'], dimensions: ['orders.region'] });
     expect(result.data.map((row) => row['orders.region'])).toEqual(['EMEA']);
+    const crossSite = await routes.dataToken.GET(
+      new Request(`${APP}/api/data-token`, {
+        headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      }),
+    );
+    expect(crossSite.status).toBe(403);
 
     const signedOut = await routes.dataToken.GET(
       new Request(`${APP}/api/data-token`, { headers: { cookie: 'demo-user=nobody' } }),
     );
     expect(signedOut.status).toBe(401);
+  });
+
+  it('home page: the server prefetches every query of the page as the viewer, with a token it signs', async () => {
+    const { createDataToken } = await import('../../../src/server');
+    const { dataClaims, dataSecret } = await import('../../../examples/nextjs-app-router/lib/data');
+    const { homeQueries } = await import('../../../examples/nextjs-app-router/app/home-queries');
+    const { currentUser } = await import('../../../examples/nextjs-app-router/lib/auth');
+    const user = await currentUser(new Request(`${APP}/`));
+    const { token } = await createDataToken({ secret: dataSecret(), claims: dataClaims(user!) });
+    const client = new QueryClient();
+    const queries = homeQueries();
+    await Promise.all(
+      queries.map((query) => client.prefetchQuery(dataQueryOptions(query, { url: emulator.dataUrl, token }))),
+    );
+    const results = client.getQueryCache().getAll();
+    expect(results).toHaveLength(queries.length);
+    expect(results.map((query) => query.state.status)).toEqual(queries.map(() => 'success'));
+    // The viewer's region only: the same count as a query filtered to it.
+    const all = createDataClient({
+      url: emulator.dataUrl,
+      token: await createDataToken({ secret: dataSecret(), claims: {} }).then((t) => t.token),
+    });
+    const emea = await all.load({
+      measures: ['orders.count'],
+      filters: [{ member: 'orders.region', operator: 'equals', values: ['EMEA'] }],
+      timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'this month' }],
+    });
+    const orders = client.getQueryData(dataQueryOptions(queries[1]!, { url: emulator.dataUrl, token }).queryKey);
+    expect(orders?.data).toEqual(emea.data);
   });
 });

@@ -1,18 +1,21 @@
-// GET /api/data-token: a short-lived data API token for the viewer, which the chat uses to load
-// all rows of a result. The library has no helper for it: the token is a JWT your server signs
-// with the deployment's API secret (here with `jose`), its claims being the viewer's security
-// context, so the data API applies the same row-level security as the embeds and the chat.
-import { SignJWT } from 'jose';
+// GET /api/data-token: the viewer's data API token, `{ token, expiresAt }`, which the data views
+// and the chat's "load all" ask for through `fetchDataToken()`. Signed with the deployment's API
+// secret; its claims are the viewer's security context, so the data API applies the same
+// row-level security as the embeds and the chat. Refused cross-site, never cached.
+import { createDataTokenHandler, type RouteHandler } from '@service/react/server';
 import { currentUser } from '@/lib/auth';
-import { env } from '@/lib/service';
+import { dataClaims, dataSecret } from '@/lib/data';
 
-export async function GET(request: Request): Promise<Response> {
-  const user = await currentUser(request);
-  if (!user) return Response.json({ error: 'Sign in first', code: 'unauthorized' }, { status: 401 });
-  const token = await new SignJWT({ externalId: user.id, userAttributes: { region: user.region } })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(env('SERVICE_DATA_API_SECRET')));
-  return Response.json({ token }, { headers: { 'cache-control': 'no-store' } });
+let handler: RouteHandler | undefined;
+
+export function GET(request: Request): Promise<Response> {
+  // Made at the first request: `next build` imports routes where the secret need not be set.
+  handler ??= createDataTokenHandler({
+    secret: dataSecret(),
+    async resolve(request) {
+      const user = await currentUser(request);
+      return user && dataClaims(user); // null: 401
+    },
+  });
+  return handler(request);
 }
