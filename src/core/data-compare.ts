@@ -94,6 +94,21 @@ export function comparisonRange(
   return [format(start.time - length, start.dateOnly), format(start.time - step, end.dateOnly)];
 }
 
+/** What {@link comparisonQuery} gives: the comparison's query, or why there is none. */
+export type ComparisonQueryResult =
+  | {
+      /** The comparison can be made. */
+      ok: true;
+      /** The query of the comparison period. */
+      query: DataQuery;
+    }
+  | {
+      /** The comparison cannot be made. */
+      ok: false;
+      /** Why, in words for the card's error state. */
+      reason: string;
+    };
+
 /**
  * `query` with the date range of its first time dimension that has one replaced by the range
  * `comparison` names, or a reason it cannot be compared: the query `MetricCard` runs for its
@@ -104,10 +119,7 @@ export function comparisonRange(
  * if (previous.ok) await queryClient.prefetchQuery(dataQueryOptions(previous.query, settings));
  * ```
  */
-export function comparisonQuery(
-  query: DataQuery,
-  comparison: MetricComparison,
-): { ok: true; query: DataQuery } | { ok: false; reason: string } {
+export function comparisonQuery(query: DataQuery, comparison: MetricComparison): ComparisonQueryResult {
   const dimensions = query.timeDimensions ?? [];
   const index = dimensions.findIndex((dimension) => dimension.dateRange !== undefined);
   if (index === -1)

@@ -67,19 +67,23 @@ export type DataQuery = DeepReadonly<LoadQuery>;
 /** A cell of a JSON query's row: the data API sends strings (numbers too); `null` for `NULL`. */
 export type LoadValue = string | number | boolean | null;
 
-type ItemOf<T> = T extends readonly (infer Item)[] ? Item : never;
-type NamesOf<T> = ItemOf<T> extends infer Name ? (Name extends string ? Name : never) : never;
-/** `view.dimension` and `view.dimension.granularity` of each time dimension with a granularity. */
-type TimeNamesOf<T> =
-  ItemOf<T> extends infer Item
-    ? Item extends { dimension: infer Name extends string; granularity: infer Unit extends string }
-      ? Name | `${Name}.${Unit}`
-      : never
-    : never;
-
-/** The member names a JSON query's rows have: its measures, dimensions, and time dimensions with a granularity. */
+/**
+ * The member names a JSON query's rows have: its measures, dimensions, and each time dimension
+ * with a granularity, as `view.dimension` and `view.dimension.granularity`.
+ */
 export type MembersOf<Q extends DataQuery> =
-  NamesOf<Q['measures']> | NamesOf<Q['dimensions']> | TimeNamesOf<Q['timeDimensions']>;
+  | (Q['measures'] extends readonly (infer Name)[] ? (Name extends string ? Name : never) : never)
+  | (Q['dimensions'] extends readonly (infer Name)[] ? (Name extends string ? Name : never) : never)
+  | (Q['timeDimensions'] extends readonly (infer Item)[]
+      ? Item extends {
+          /** The time dimension, `view.dimension`. */
+          dimension: infer Name extends string;
+          /** Its granularity, which makes it a column. */
+          granularity: infer Unit extends string;
+        }
+        ? Name | `${Name}.${Unit}`
+        : never
+      : never);
 
 /**
  * A row of a JSON query's result, keyed by member. Typed from the query where its members are

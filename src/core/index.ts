@@ -327,7 +327,7 @@ export type {
   DataInfiniteQueryOptions,
 } from './data-query';
 export { comparisonQuery, comparisonRange } from './data-compare';
-export type { MetricComparison, DateRange } from './data-compare';
+export type { MetricComparison, DateRange, ComparisonQueryResult } from './data-compare';
 export { toResultView, isDataQueryResult } from './data-result';
 export type { ResultView } from './data-result';
 export { fetchDataToken, DEFAULT_DATA_TOKEN_RENEW_BEFORE_MS } from './data-token';

@@ -60,7 +60,7 @@ export interface CreateDataTokenOptions {
   now?: number;
 }
 
-const encoder = new TextEncoder();
+const encoder = /*#__PURE__*/ new TextEncoder();
 
 function base64url(bytes: Uint8Array): string {
   let binary = '';

@@ -31,7 +31,7 @@ export function chartFieldNames(columns: readonly Pick<FormatColumn, 'name'>[]):
 }
 
 /** Keys of a spec whose values are field names (strings, or lists of them). */
-const FIELD_LISTS = new Set(['groupby', 'fold', 'fields']);
+const FIELD_LISTS = /*#__PURE__*/ new Set(['groupby', 'fold', 'fields']);
 
 /**
  * A copy of `spec` with the fields it names by column name (`orders.total_revenue`) renamed to
