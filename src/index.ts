@@ -9,7 +9,7 @@
  */
 
 // React layer: provider and hooks
-export { ServiceProvider, useServiceContext, useStore } from './react';
+export { ServiceProvider, useServiceContext, useStore, themeTokens, themeContrastProblems } from './react';
 export type {
   ServiceProviderProps,
   ServiceContextValue,
@@ -19,12 +19,14 @@ export type {
   ChatSettings,
   DataSettings,
   ExternalStore,
+  ThemeTokens,
 } from './react';
 export {
   fetchEmbedSession,
   useEmbed,
   DEFAULT_READY_TIMEOUT_MS,
   DEFAULT_RENEW_AFTER_MS,
+  DEFAULT_RENEWAL_LIMITS,
   EMBED_ERROR_CODES,
 } from './react';
 export type {
@@ -37,7 +39,7 @@ export type {
   EmbedDashboardOptions,
   EmbedErrorInfo,
 } from './react/use-embed';
-export type { EmbedStatus } from './core/embed-controller';
+export type { EmbedStatus, RenewalLimits } from './core/embed-controller';
 
 // Components
 export { EmbeddedDashboard, EmbeddedApp, EmbeddedChat } from './components/embeds/embedded';
@@ -47,9 +49,16 @@ export type {
   EmbeddedChatProps,
   EmbedFrameProps,
 } from './components/embeds/embedded';
-export { EmbedPlaceholder, EmbedErrorState, EmbedRetryButton, embedLabels } from './components/embeds/parts';
+export {
+  EmbedPlaceholder,
+  EmbedErrorState,
+  EmbedRetryButton,
+  embedLabels,
+  describeEmbedError,
+} from './components/embeds/parts';
 export type {
   EmbedLabels,
+  EmbedErrorDescription,
   EmbedPlaceholderProps,
   EmbedErrorStateProps,
   EmbedRetryButtonProps,

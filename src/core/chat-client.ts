@@ -171,6 +171,15 @@ export interface ChatClientOptions {
   /** Called before each resend, for example to show "reconnecting" in a UI. */
   onResubscribe?: (event: ResubscribeEvent) => void;
   /**
+   * After `__usage__` (the last line) the client goes on reading the body, in the background, until
+   * it ends, which the service does right after that line: a response read to its end is a
+   * completed request, whereas cancelling it would make the browser list every successful answer
+   * as a cancelled one (DevTools shows them in red). A body still open after this many
+   * milliseconds (a proxy that holds the connection) is cancelled. The iterator itself ends right
+   * after `__usage__`, whatever this is. Default {@link DEFAULT_BODY_END_TIMEOUT_MS} (5 s).
+   */
+  bodyEndTimeoutMs?: number;
+  /**
    * Silences the warning printed when an API key is used where a `document` exists. Only for a
    * page that never reaches real users (a local demo against the emulator). Default `false`.
    */
@@ -252,11 +261,41 @@ export const DEFAULT_RESUBSCRIBE: Readonly<Required<ResubscribeOptions>> = {
   healthyMs: 10_000,
 };
 
+/** Default of {@link ChatClientOptions.bodyEndTimeoutMs}: how long a body may stay open after `__usage__`. */
+export const DEFAULT_BODY_END_TIMEOUT_MS = 5_000;
+
 /** The `Accept` header of chat requests: the service serves NDJSON under any of these types. */
 const ACCEPT = 'application/x-ndjson, application/json, text/plain';
 
 /** Statuses a proxy answers while the service restarts; worth another try only while resubscribing. */
 const TRANSIENT_STATUSES = [502, 503, 504];
+
+/**
+ * Reads what is left of a body after its last line, in the background, so that the request
+ * completes rather than being cancelled; then, or after `timeoutMs` if the body is still open,
+ * calls `release`, whose abort cancels whatever is left. Whatever comes after `__usage__` is not
+ * part of the answer and is dropped.
+ */
+function finishBody(
+  lines: AsyncGenerator<unknown>,
+  release: (options?: { finished?: boolean }) => void,
+  timeoutMs: number,
+): void {
+  const timer = setTimeout(release, timeoutMs);
+  void (async () => {
+    let finished = false;
+    try {
+      while (!(await lines.next()).done);
+      finished = true;
+    } catch {
+      // A body that breaks after the last line changes nothing: the answer is complete.
+    } finally {
+      clearTimeout(timer);
+      release({ finished });
+      await lines.return(undefined).catch(() => {});
+    }
+  })();
+}
 
 /** Throws the typed error of a `sessionSettings` that breaks a rule of 2.8. */
 function checkSessionSettings(settings: unknown): void {
@@ -412,6 +451,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const hasKey = 'apiKey' in credential;
   const hasToken = 'token' in credential;
   const resubscribe = options.resubscribe === false ? false : withDefaults(DEFAULT_RESUBSCRIBE, options.resubscribe);
+  const bodyEndTimeoutMs = options.bodyEndTimeoutMs ?? DEFAULT_BODY_END_TIMEOUT_MS;
   checkOptions('createChatClient', [
     [isFilled(url), 'url: must be `{ai_url}` or your proxy route'],
     // The service would silently prefer Authorization (5.6): refuse instead of sending two identities.
@@ -429,6 +469,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         ),
       'resubscribe delays: must be numbers of 0 or more',
     ],
+    [isAmount(bodyEndTimeoutMs), 'bodyEndTimeoutMs: must be a number of milliseconds, 0 or more'],
   ]);
   const defaultSettings = hasKey ? options.sessionSettings : undefined;
   if (defaultSettings !== undefined) checkSessionSettings(defaultSettings);
@@ -490,6 +531,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     let body = prepare(request);
 
     const { signal, release } = followSignal(callerSignal);
+    /** Set when the end of the body is left to {@link finishBody}, which releases the signal then. */
+    let finishing = false;
+    /** Set when the last response was read to its end, which needs no abort to close it. */
+    let finished = false;
     const filter = createReplayFilter();
     let chatId = body.chatId;
     let cutoffYielded = false;
@@ -531,6 +576,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           if (!response.body) throw new ServiceConfigError('This `fetch` gave no body to stream');
           started = true;
           openedAt = Date.now();
+          finished = false;
           const lines = readNdjson(response.body, { signal, onMalformedLine, maxLineBytes: options.maxLineBytes });
           let sawAborted = false;
           try {
@@ -548,6 +594,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                 break;
               }
               if (next.done) {
+                finished = true;
                 if (sawAborted) return;
                 cause = new Error('The chat stream ended before __usage__');
                 break;
@@ -585,6 +632,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                   continue;
                 }
                 case 'usage':
+                  // Set first: a consumer that stops at this line ends the generator inside `yield`.
+                  finishing = true;
                   yield classified.line;
                   return;
                 case 'aborted':
@@ -604,7 +653,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
               break; // only `suspended` gets here
             }
           } finally {
-            await lines.return(undefined);
+            if (finishing) finishBody(lines, release, bodyEndTimeoutMs);
+            else await lines.return(undefined);
           }
         }
 
@@ -656,7 +706,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       }
     } finally {
       // Leaving early (break, return, error) must not leave the connection open.
-      release();
+      if (!finishing) release({ finished });
     }
   }
 

@@ -133,17 +133,22 @@ export function abortError(what: string, signal: AbortSignal | undefined): Servi
 /**
  * A signal that aborts when `outer` (the caller's) does, and when `release()` is called. Requests
  * run on it so that leaving a stream early closes the connection whatever `fetch` does with an
- * unread body; `release()` also stops following `outer`.
+ * unread body; `release()` also stops following `outer`. `release({ finished: true })`, after the
+ * body was read to its end, only stops following: a browser may still be completing the request
+ * after the last byte was handed over, and an abort then lists it as cancelled.
  */
-export function followSignal(outer: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+export function followSignal(outer: AbortSignal | undefined): {
+  signal: AbortSignal;
+  release(options?: { finished?: boolean }): void;
+} {
   const controller = new AbortController();
   const follow = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', follow, { once: true });
   return {
     signal: controller.signal,
-    release() {
+    release(options) {
       outer?.removeEventListener('abort', follow);
-      controller.abort();
+      if (!options?.finished) controller.abort();
     },
   };
 }

@@ -102,6 +102,7 @@ export type {
   AiQueryStatus,
   AiQueryPayload,
   ErrorPayload,
+  SessionExpiringPayload,
   EmbedEventPayloads,
   EmbedEventType,
   EmbedEventOf,
@@ -211,7 +212,7 @@ export { readNdjson, DEFAULT_NDJSON_SLICE_MS } from './ndjson';
 export type { ReadNdjsonOptions } from './ndjson';
 
 // Chat client
-export { createChatClient, createReplayFilter, DEFAULT_RESUBSCRIBE } from './chat-client';
+export { createChatClient, createReplayFilter, DEFAULT_BODY_END_TIMEOUT_MS, DEFAULT_RESUBSCRIBE } from './chat-client';
 export type {
   ChatAuth,
   ResubscribeOptions,
@@ -249,8 +250,11 @@ export type { ScheduleNotify } from './store';
 
 // Embedding
 export { createEmbedChannel } from './embed-channel';
-export type { EmbedRejection, EmbedChannelOptions, EmbedChannel } from './embed-channel';
+export type { EmbedRejection, EmbedChannelOptions, EmbedChannel, EmbedIframe } from './embed-channel';
 export { tenantOrigin, buildEmbedUrl, buildFilterUrlParameter } from './embed-url';
+// "Ask about this": a drilldown and the dashboard's filters as a question for the chat
+export { drilldownQuestion, describeFilters } from './embed-questions';
+export type { DrilldownQuestionParts, DrilldownQuestionOptions } from './embed-questions';
 // Embed controller: one iframe's life (session per load, ready timeout, queue, view state,
 // renewal), which `useEmbed` and non-React hosts share
 export {
@@ -258,8 +262,10 @@ export {
   EMBED_ERROR_CODES,
   DEFAULT_READY_TIMEOUT_MS,
   DEFAULT_RENEW_AFTER_MS,
+  DEFAULT_RENEWAL_LIMITS,
 } from './embed-controller';
 export type {
+  RenewalLimits,
   EmbedStatus,
   EmbedSnapshot,
   EmbedViewState,

@@ -5,7 +5,13 @@
  * @module
  */
 import { useEffect, useMemo, useState, useSyncExternalStore, type RefCallback } from 'react';
-import { VIEW_KEYS, createEmbedController, type EmbedStatus, type EmbedViewState } from '../core/embed-controller';
+import {
+  VIEW_KEYS,
+  createEmbedController,
+  type EmbedStatus,
+  type EmbedViewState,
+  type RenewalLimits,
+} from '../core/embed-controller';
 import type { ChatSwitches, DashboardSwitches, EmbedFilters, EmbedTimeGrain } from '../core/embed-url';
 import type { ServiceError } from '../core/errors';
 import { isEmbedEventType } from '../core/protocol/embed';
@@ -51,10 +57,20 @@ export interface EmbedCallbacks {
    * The embed's `service:event:error` (fatal or not), and the embed's own failures as typed
    * errors: `ServiceConfigError` (bad `tenantUrl`, options, filters or locale; `getEmbedSession`
    * failing or not settling), `ServiceValidationError` (an empty or non-string session id), and a
-   * `ServiceError` with code `ready_timeout`.
+   * `ServiceError` with code `ready_timeout` or `origin_changed` (the frame navigated away from
+   * the tenant), and a session that could not be renewed (`session_failed`, `session_timeout`).
    */
   onError?: (error: EmbedErrorInfo) => void;
-  /** A page whose session lapsed was reloaded with a new one and is ready again. */
+  /**
+   * `service:event:session-expiring`: the page's session ends soon (at `event.payload.expiresAt`).
+   * Informational: the embed renews it in place by itself.
+   */
+  onSessionExpiring?: (event: EmbedEventOf<'service:event:session-expiring'>) => void;
+  /**
+   * The page has a new session: it took one in place (`service:action:set-session`, no reload; the
+   * viewer's path, filters and unsaved work stay), or, from an embed that cannot, it was reloaded
+   * with one at the last path and is ready again.
+   */
   onSessionRenewed?: () => void;
 }
 
@@ -80,8 +96,13 @@ export interface EmbedViewProps {
 export interface EmbedCommonOptions extends EmbedCallbacks, EmbedViewProps {
   /** How long to wait for the session and then for `ready`, in milliseconds. Default 20 000. */
   readyTimeoutMs?: number;
-  /** Renew the session of a page left open this long after `ready`. Default 22 hours; `0` never. */
+  /**
+   * Renew the session of a page left open this long after `ready`, for embeds that never say
+   * `session-expiring`. Default 22 hours; `0` never.
+   */
   renewAfterMs?: number;
+  /** Limits of renewing the session in place (answer timeout, backoff, attempts), over `DEFAULT_RENEWAL_LIMITS`. */
+  renewal?: Partial<RenewalLimits>;
 }
 
 /** Options of the dashboard and app surfaces. */
@@ -164,7 +185,8 @@ const isServer = (): boolean => false;
 /**
  * One embed iframe, driven: fetches a session from `ServiceProvider`'s `getEmbedSession` (once
  * per load, StrictMode included), builds the URL, listens through `createEmbedChannel` (only its
- * own iframe, only the tenant origin), and renews the session when the page says it lapsed.
+ * own iframe, only the tenant origin), and renews the session in place when the page says it is
+ * ending (`createEmbedController` holds the rules).
  * Must be used within `<ServiceProvider>`.
  */
 export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
@@ -189,7 +211,7 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
       const call = (name: keyof EmbedCallbacks, value?: AnyEmbedEvent | ServiceError): void =>
         (latest.current.options[name] as ((value?: unknown) => void) | undefined)?.(value);
       return {
-        // `surface`, `readyTimeoutMs` and `renewAfterMs`, then the provider's `tenantUrl`,
+        // `surface`, `readyTimeoutMs`, `renewAfterMs` and `renewal`, then the provider's `tenantUrl`,
         // `tenantError` and `getEmbedSession` (the rest of both goes unread; the callbacks below
         // replace the user's).
         ...current,

@@ -10,7 +10,7 @@
  */
 import type { RouteHandler } from './session-handler';
 import { checkOptions } from '../core/http';
-import { errorAnswer, timeoutCheck } from './transport';
+import { errorAnswer, isHost, timeoutCheck } from './transport';
 
 /** The members of Node's `IncomingMessage` (and Express's `req`) that the adapter uses. */
 export interface NodeRequestLike extends AsyncIterable<unknown> {
@@ -92,18 +92,10 @@ export type NodeHandler = (
 
 const encoder = new TextEncoder();
 
-/**
- * A `Host` header that is a host: a name or IPv4 address, or an IPv6 one in brackets, with an
- * optional port. Anything else (spaces, `/`, `@`, `?`) would not make a URL, or would make one
- * with another path than the request's.
- */
-const HOST = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
-
 /** The request's URL, or `undefined` when its `Host` header is not a host. */
 function urlOf(req: NodeRequestLike): string | undefined {
   const host = [req.headers['host']].flat()[0] ?? 'localhost';
-  const match = HOST.exec(host);
-  if (!match || Number(match[1] ?? 0) > 65535) return undefined;
+  if (!isHost(host)) return undefined;
   const encrypted = (req.socket as { encrypted?: unknown } | null | undefined)?.encrypted === true;
   try {
     return new URL(`${encrypted ? 'https' : 'http'}://${host}${req.originalUrl ?? req.url ?? '/'}`).href;

@@ -26,10 +26,11 @@ export const HOSTILE_TOOL_NAMES: readonly string[] = [
   '__lookupSetter__',
 ];
 
-/** Message ids the thread store keeps as messages: the hostile names that are not of the reserved `__name__` form. */
-export const HOSTILE_MESSAGE_IDS: readonly string[] = HOSTILE_TOOL_NAMES.filter(
-  (name) => !(name.startsWith('__') && name.endsWith('__')),
-);
+/**
+ * Ids of tool calls: every hostile name, `__proto__` and the other reserved-looking `__name__` ids
+ * included (a line that carries a tool call is one, whatever its id).
+ */
+export const HOSTILE_MESSAGE_IDS: readonly string[] = HOSTILE_TOOL_NAMES;
 
 /**
  * A recorded answer with two calls of each tool of {@link HOSTILE_TOOL_NAMES}: one complete (start

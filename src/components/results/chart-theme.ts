@@ -114,6 +114,31 @@ export function darkConfig(config: JsonObject, theme: ChartTheme): JsonObject {
   };
 }
 
+/**
+ * `config` with a brand's font on every text and its colour as the single series' colour and the
+ * first of the category palette, over the spec's own (the agent writes the service's default style
+ * into every spec): one theme brands the charts too.
+ */
+export function brandConfig(config: JsonObject, theme: ChartTheme): JsonObject {
+  const next: JsonObject = { ...config };
+  const merge = (key: string, values: JsonObject) => {
+    next[key] = { ...(isObject(config[key]) ? (config[key] as JsonObject) : {}), ...values };
+  };
+  const font = theme.brandFont;
+  if (font) {
+    next['font'] = font;
+    for (const key of ['axis', 'legend', 'header']) merge(key, { labelFont: font, titleFont: font });
+    merge('title', { font, subtitleFont: font });
+  }
+  if (theme.accent) {
+    merge('mark', { color: theme.accent });
+    const range = isObject(config['range']) ? (config['range'] as JsonObject) : {};
+    const category = Array.isArray(range['category']) ? range['category'].slice(1) : [];
+    merge('range', { category: [theme.accent, ...category] });
+  }
+  return next;
+}
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,8 @@
 /**
  * The colour scheme where a chart is drawn, read from the page's `--service-*` tokens and
- * `color-scheme`, and read again when the theme changes (system preference or a
- * `data-service-theme` attribute anywhere in the document).
+ * `color-scheme` (and a brand's `--service-chart-font` and `--service-chart-accent`), and read
+ * again when the theme changes (system preference or a `data-service-theme` attribute anywhere in
+ * the document).
  *
  * @module
  */
@@ -31,6 +32,16 @@ export interface ChartTheme {
   titleFontSize?: number;
   /** Locale of compact numbers. Default the page's. */
   locale?: string;
+  /**
+   * `--service-chart-font`: a brand's font (`ServiceProvider`'s `theme.font`), over the spec's own
+   * style in light mode too. Unset by default.
+   */
+  brandFont?: string;
+  /**
+   * `--service-chart-accent`: a brand's colour (`theme.primaryColor`): a single series' colour and
+   * the first of the palette, over the spec's own style. Unset by default.
+   */
+  accent?: string;
 }
 
 // The official label colour (`DEFAULT_CHART_STYLE.labelColor`), written out: a property read at
@@ -55,6 +66,9 @@ export function readChartTheme(element: HTMLElement | null): ChartTheme {
     text: token('--service-chart-text') || token('--service-color-text') || style.color,
     muted: token('--service-color-text-muted') || style.color,
     border: token('--service-color-border') || 'currentColor',
+    // A brand theme's (ServiceProvider's `theme`), when one is set.
+    font: token('--service-chart-font'),
+    accent: token('--service-chart-accent'),
   };
   const optional = {
     grid: token('--service-chart-grid'),
@@ -64,6 +78,8 @@ export function readChartTheme(element: HTMLElement | null): ChartTheme {
     titleFontSize: pixels('--service-chart-title-font-size'),
     palette: palette.length > 0 ? palette : undefined,
     locale: element.closest('[lang]')?.getAttribute('lang') || undefined,
+    brandFont: token('--service-chart-font'),
+    accent: token('--service-chart-accent'),
   };
   for (const [key, value] of Object.entries(optional))
     if (value !== undefined && value !== '') (theme as unknown as Record<string, unknown>)[key] = value;

@@ -37,7 +37,15 @@ import { ChartLimitError } from './chart-limit-error';
 import { DEFAULT_CHART_LIMITS, type ChartLimits } from './chart-limits';
 import { RESULT_DATA_NAME, type Json, type JsonObject } from './spec';
 import { sanitizeSpec } from './chart-sanitize';
-import { adjustSpec, compactNumber, COMPACT_FORMAT, darkConfig, themeConfig, type ChartTheme } from './chart-theme';
+import {
+  adjustSpec,
+  brandConfig,
+  compactNumber,
+  COMPACT_FORMAT,
+  darkConfig,
+  themeConfig,
+  type ChartTheme,
+} from './chart-theme';
 
 export { parseVegaLiteSpec, MAX_SPEC_LENGTH, MAX_SPEC_DEPTH, RESULT_DATA_NAME } from './spec';
 export type { ChartProblem } from './spec';
@@ -116,6 +124,11 @@ export function prepareSpec(
     prepared['description'] = options.description;
   if (options.theme.dark)
     prepared['config'] = darkConfig(
+      isRecord(prepared['config']) ? (prepared['config'] as JsonObject) : {},
+      options.theme,
+    );
+  if (options.theme.brandFont || options.theme.accent)
+    prepared['config'] = brandConfig(
       isRecord(prepared['config']) ? (prepared['config'] as JsonObject) : {},
       options.theme,
     );

@@ -2,9 +2,13 @@
  * The embed controller without React (jsdom): the declarative view state diffed into actions,
  * replayed on a new load, and the session renewed on a timer and on `session-expired`.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEmbedEvent } from '../../../src/core/protocol/embed';
-import { createEmbedController, type EmbedControllerOptions } from '../../../src/core/embed-controller';
+import {
+  DEFAULT_RENEWAL_LIMITS,
+  createEmbedController,
+  type EmbedControllerOptions,
+} from '../../../src/core/embed-controller';
 
 const TENANT = 'https://acme.example.com';
 
@@ -91,7 +95,7 @@ describe('createEmbedController', () => {
     expect(controller.getSnapshot().status).toBe('ready');
   });
 
-  it('renews before the token lapses: a new session, the state replayed, the last path restored', async () => {
+  it('renews before the token lapses; an embed that never answers set-session is reloaded: a new session, the state replayed, the last path restored', async () => {
     vi.useFakeTimers();
     const { iframe, controller, options, posted, say, ready } = setup({ renewAfterMs: 60_000 });
     controller.update({ colorScheme: 'dark', timezone: 'Asia/Tokyo' });
@@ -105,10 +109,21 @@ describe('createEmbedController', () => {
     await vi.advanceTimersByTimeAsync(59_999);
     expect(options.getEmbedSession).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1);
+    // First in place: the page keeps showing while it is handed a new session.
+    expect(options.getEmbedSession).toHaveBeenCalledTimes(2);
+    expect(posted).toEqual([
+      expect.objectContaining({ type: 'service:action:set-session', payload: { sessionId: 'session-2' } }),
+    ]);
+    expect(controller.getSnapshot().status).toBe('ready');
+    expect(new URL(iframe.src).searchParams.get('session')).toBe('session-1');
+    posted.length = 0;
+
+    // No answer within the renewal timeout: the reload of before.
+    await vi.advanceTimersByTimeAsync(DEFAULT_RENEWAL_LIMITS.timeoutMs);
     expect(controller.getSnapshot().error?.message).toBeUndefined();
     expect(controller.getSnapshot().status).toBe('renewing');
-    expect(options.getEmbedSession).toHaveBeenCalledTimes(2);
-    expect(new URL(iframe.src).searchParams.get('session')).toBe('session-2');
+    expect(options.getEmbedSession).toHaveBeenCalledTimes(3);
+    expect(new URL(iframe.src).searchParams.get('session')).toBe('session-3');
     expect(new URL(iframe.src).searchParams.get('timezone')).toBe('Asia/Tokyo');
     expect(options.onSessionRenewed).not.toHaveBeenCalled();
     ready();
@@ -180,5 +195,179 @@ describe('createEmbedController', () => {
     expect(statuses).toEqual(['loading', 'error']);
     expect(controller.getSnapshot().error).toMatchObject({ name: 'ServiceConfigError', message: 'tenantUrl' });
     expect(getEmbedSession).not.toHaveBeenCalled();
+  });
+});
+
+describe('createEmbedController: renewal in place', () => {
+  let visibility: DocumentVisibilityState = 'visible';
+  const setVisibility = (state: DocumentVisibilityState) => {
+    visibility = state;
+    document.dispatchEvent(new Event('visibilitychange'));
+  };
+  beforeEach(() => {
+    visibility = 'visible';
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+  });
+  afterEach(() => {
+    delete (document as { visibilityState?: unknown }).visibilityState;
+  });
+
+  /** A ready embed, with the actions it was sent since then. */
+  async function readyEmbed(overrides: Partial<EmbedControllerOptions> = {}) {
+    vi.useFakeTimers();
+    const embed = setup(overrides);
+    embed.controller.attach(embed.iframe);
+    await settle();
+    embed.ready();
+    embed.posted.length = 0;
+    const sessions = () => vi.mocked(embed.options.getEmbedSession!).mock.calls.length;
+    const setSessions = () => embed.posted.filter((action) => action.type === 'service:action:set-session');
+    return { ...embed, sessions, setSessions };
+  }
+
+  it('session-expiring in a visible page: set-session with a new session, no reload, onSessionRenewed on ready', async () => {
+    const { controller, iframe, options, say, ready, sessions, setSessions } = await readyEmbed();
+    const statuses: string[] = [];
+    controller.subscribe(() => statuses.push(controller.getSnapshot().status));
+    say('service:event:session-expiring', { expiresAt: Date.now() + 300_000 });
+    await settle();
+    expect(sessions()).toBe(2);
+    expect(setSessions()).toEqual([expect.objectContaining({ payload: { sessionId: 'session-2' } })]);
+    ready();
+    expect(options.onSessionRenewed).toHaveBeenCalledTimes(1);
+    expect(new URL(iframe.src).searchParams.get('session')).toBe('session-1');
+    // The viewer never left the page: no loading, no renewing.
+    expect(statuses).toEqual([]);
+    expect(controller.getSnapshot().status).toBe('ready');
+  });
+
+  it('the page refuses the session (an error of context session): reloaded with another one', async () => {
+    const { controller, iframe, options, say, ready, sessions } = await readyEmbed();
+    say('service:event:session-expired', {});
+    await settle();
+    say('service:event:error', { message: 'This session is for another viewer', context: 'session', fatal: false });
+    expect(controller.getSnapshot().status).toBe('renewing');
+    await settle();
+    expect(sessions()).toBe(3);
+    expect(new URL(iframe.src).searchParams.get('session')).toBe('session-3');
+    ready();
+    expect(options.onSessionRenewed).toHaveBeenCalledTimes(1);
+    expect(options.onError).not.toHaveBeenCalled();
+  });
+
+  it('a flood of session-expired mints one session; expiry again within the backoff is dropped, later it renews again', async () => {
+    const { say, ready, sessions, setSessions } = await readyEmbed();
+    for (let index = 0; index < 100; index++) say('service:event:session-expired', {});
+    await settle();
+    expect(sessions()).toBe(2);
+    ready();
+    for (let index = 0; index < 100; index++) say('service:event:session-expired', {});
+    await vi.advanceTimersByTimeAsync(DEFAULT_RENEWAL_LIMITS.backoffMs - 1);
+    expect(sessions()).toBe(2);
+    expect(setSessions()).toHaveLength(1);
+    // After the backoff the page is believed again, and the next wait is twice as long.
+    await vi.advanceTimersByTimeAsync(1);
+    say('service:event:session-expired', {});
+    await settle();
+    expect(sessions()).toBe(3);
+    ready();
+    say('service:event:session-expired', {});
+    await vi.advanceTimersByTimeAsync(2 * DEFAULT_RENEWAL_LIMITS.backoffMs - 1);
+    say('service:event:session-expired', {});
+    await settle();
+    expect(sessions()).toBe(3);
+  });
+
+  it('renewals that keep failing back off, then show the error state', async () => {
+    let calls = 0;
+    const { controller, options, say, sessions } = await readyEmbed({
+      getEmbedSession: vi.fn(async () => {
+        calls += 1;
+        if (calls > 1) throw new TypeError('Failed to fetch');
+        return 'session-1';
+      }),
+    });
+    say('service:event:session-expiring', {});
+    await settle();
+    expect(sessions()).toBe(2);
+    expect(controller.getSnapshot().status).toBe('ready');
+    // Attempts 5 s, then 10 s apart (the page keeps working meanwhile), then the error state.
+    await vi.advanceTimersByTimeAsync(DEFAULT_RENEWAL_LIMITS.backoffMs - 1);
+    expect(sessions()).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sessions()).toBe(3);
+    expect(controller.getSnapshot().status).toBe('ready');
+    await vi.advanceTimersByTimeAsync(2 * DEFAULT_RENEWAL_LIMITS.backoffMs - 1);
+    expect(sessions()).toBe(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sessions()).toBe(4);
+    expect(controller.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'session_failed' } });
+    expect(options.onError).toHaveBeenCalledTimes(1);
+  });
+
+  it('a hidden page renews when it becomes visible', async () => {
+    const { say, sessions } = await readyEmbed();
+    setVisibility('hidden');
+    say('service:event:session-expiring', { expiresAt: Date.now() + 10 * 60_000 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sessions()).toBe(1);
+    setVisibility('visible');
+    await settle();
+    expect(sessions()).toBe(2);
+  });
+
+  it(`a hidden page renews ${DEFAULT_RENEWAL_LIMITS.hiddenLeadMs / 1000} s before expiresAt, or at once when that has passed`, async () => {
+    const { say, ready, sessions } = await readyEmbed();
+    setVisibility('hidden');
+    say('service:event:session-expiring', { expiresAt: Date.now() + 5 * 60_000 });
+    await vi.advanceTimersByTimeAsync(5 * 60_000 - DEFAULT_RENEWAL_LIMITS.hiddenLeadMs - 1);
+    expect(sessions()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sessions()).toBe(2);
+    ready();
+    await vi.advanceTimersByTimeAsync(DEFAULT_RENEWAL_LIMITS.maxBackoffMs);
+    say('service:event:session-expiring', { expiresAt: Date.now() + 10_000 });
+    await settle();
+    expect(sessions()).toBe(3);
+  });
+
+  it('session-expired renews a hidden page at once', async () => {
+    const { say, sessions } = await readyEmbed();
+    setVisibility('hidden');
+    say('service:event:session-expired', {});
+    await settle();
+    expect(sessions()).toBe(2);
+  });
+});
+
+describe('createEmbedController: a frame that leaves the tenant', () => {
+  it('a second load after ready with no ready within readyTimeoutMs: error origin_changed, told to onError', async () => {
+    vi.useFakeTimers();
+    const { iframe, controller, options, ready } = setup({ readyTimeoutMs: 5_000 });
+    controller.attach(iframe);
+    await settle();
+    iframe.dispatchEvent(new Event('load'));
+    ready();
+    expect(controller.getSnapshot().status).toBe('ready');
+    iframe.dispatchEvent(new Event('load'));
+    // Never `ready` while another document is in the frame.
+    expect(controller.getSnapshot().status).toBe('loading');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(controller.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'origin_changed' } });
+    expect(options.onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'origin_changed' }));
+  });
+
+  it("a new document that says ready from the tenant origin is the tenant's own", async () => {
+    vi.useFakeTimers();
+    const { iframe, controller, options, ready } = setup({ readyTimeoutMs: 5_000 });
+    controller.attach(iframe);
+    await settle();
+    ready();
+    iframe.dispatchEvent(new Event('load'));
+    iframe.dispatchEvent(new Event('load'));
+    ready();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(controller.getSnapshot().status).toBe('ready');
+    expect(options.onError).not.toHaveBeenCalled();
   });
 });

@@ -83,7 +83,13 @@ export function createChatModel(getPage: () => PageContext): ChatModel {
       const text = question.trim();
       if (!text || busy) return;
       const chat = page.config.chat;
-      if (chat) client ??= createChatClient({ url: chat.url, auth: { token: chat.token }, resubscribe: false });
+      if (chat)
+        client ??= createChatClient({
+          url: chat.url,
+          // Read on each request: `set-session` replaces the token in place.
+          auth: { token: () => chat.token },
+          resubscribe: false,
+        });
       let thread = current;
       if (!thread) {
         thread = { chat: client && createAgentChat({ client }), title: text };
