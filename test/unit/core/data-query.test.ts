@@ -7,7 +7,7 @@
  * token or a function. Node's own fetch and AbortSignal (jsdom's would not reach a socket).
  */
 import { QueryClient, hashKey } from '@tanstack/react-query';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ContinueWaitExhaustedError, DataQueryError, type DataTokenRequest } from '../../../src/core/data-client';
 import {
   DATA_QUERY_KEY,
@@ -26,57 +26,17 @@ import {
   ServiceConfigError,
   ServiceHttpError,
 } from '../../../src/core/errors';
-import {
-  SLOW_QUERY_HEADER,
-  WORLD,
-  signDeploymentToken,
-  startEmulator,
-  type RunningEmulator,
-} from '../../../src/emulator';
+import { WORLD, signDeploymentToken } from '../../../src/emulator';
+import { rawData, recordingFetch, startTestEmulator } from '../data/helpers';
 
-let emulator: RunningEmulator;
-let token: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  token = await signDeploymentToken(WORLD, { deploymentId: 1, claims: { externalId: 'ann' } });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-/** A real fetch that records what it sent and can mark requests slow (`Continue wait` N times). */
-function recorder(slow?: number) {
-  const sent: { url: string; authorization: string | null; signal: AbortSignal | undefined }[] = [];
-  const fetcher: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (slow !== undefined) headers.set(SLOW_QUERY_HEADER, String(slow));
-    sent.push({ url: String(input), authorization: headers.get('authorization'), signal: init?.signal ?? undefined });
-    return fetch(input, { ...init, headers });
-  };
-  return { fetch: fetcher, sent };
-}
+const env = startTestEmulator();
 
 function settingsOf(extra: Partial<DataSettings> = {}): DataSettings {
-  return { url: emulator.dataUrl, token, continueWait: { delayMs: 5 }, ...extra };
+  return env.settings({ continueWait: { delayMs: 5 }, ...extra });
 }
 
-/** What the data API itself answers: the JSON of `/v1/load`, or the rows of `/v1/cubesql`. */
-async function raw(path: '/v1/load' | '/v1/cubesql' | '/v1/meta', body?: unknown): Promise<unknown> {
-  const response = await fetch(`${emulator.dataUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: token, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(response.status).toBe(200);
-  if (path !== '/v1/cubesql') return response.json();
-  const lines = (await response.text())
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { schema?: unknown; data?: unknown[] });
-  return { schema: lines[0]!.schema, rows: lines.flatMap((line) => line.data ?? []) };
-}
+/** What the data API itself answers for the viewer: `/v1/load` and `/v1/meta` JSON, `/v1/cubesql` rows. */
+const raw = (path: '/v1/load' | '/v1/cubesql' | '/v1/meta', body?: unknown) => rawData(env, path, body);
 
 const client = () => new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
 
@@ -136,19 +96,19 @@ describe('the data query options resolve with what the data API answers', () => 
 
 describe('keys', () => {
   it('hold the kind, the data API URL and the query as JSON: never the token or a function', () => {
-    const settings = settingsOf({ token: () => token, fetch: globalThis.fetch });
+    const settings = settingsOf({ token: () => env.token, fetch: globalThis.fetch });
     const options = dataQueryOptions({ measures: ['orders.count'], limit: undefined }, settings);
-    expect(options.queryKey).toEqual([...DATA_QUERY_KEY, 'load', emulator.dataUrl, { measures: ['orders.count'] }]);
+    expect(options.queryKey).toEqual([...DATA_QUERY_KEY, 'load', env.emulator.dataUrl, { measures: ['orders.count'] }]);
     expect(sqlQueryOptions('SELECT 1', settings).queryKey).toEqual([
       ...DATA_QUERY_KEY,
       'sql',
-      emulator.dataUrl,
+      env.emulator.dataUrl,
       { query: 'SELECT 1' },
     ]);
-    expect(metaQueryOptions(settings).queryKey).toEqual([...DATA_QUERY_KEY, 'meta', emulator.dataUrl]);
+    expect(metaQueryOptions(settings).queryKey).toEqual([...DATA_QUERY_KEY, 'meta', env.emulator.dataUrl]);
     for (const key of [options.queryKey, metaQueryOptions(settingsOf()).queryKey]) {
       expect(JSON.parse(JSON.stringify(key))).toEqual(key);
-      expect(JSON.stringify(key)).not.toContain(token);
+      expect(JSON.stringify(key)).not.toContain(env.token);
     }
   });
 
@@ -159,7 +119,7 @@ describe('keys', () => {
       settingsOf({ token: 'x' }),
     );
     expect(hashKey(a.queryKey)).toBe(hashKey(b.queryKey));
-    const other = dataQueryOptions({ measures: ['orders.count'] }, settingsOf({ url: `${emulator.url}/data/2` }));
+    const other = dataQueryOptions({ measures: ['orders.count'] }, settingsOf({ url: `${env.emulator.url}/data/2` }));
     expect(hashKey(other.queryKey)).not.toBe(hashKey(a.queryKey));
   });
 
@@ -173,7 +133,7 @@ describe('keys', () => {
   });
 
   it('one result is cached per key, and the fresh time is DEFAULT_DATA_STALE_TIME_MS', async () => {
-    const { fetch, sent } = recorder();
+    const { fetch, sent } = recordingFetch();
     const queryClient = client();
     const options = dataQueryOptions({ measures: ['orders.count'] }, settingsOf({ fetch }));
     expect(options.staleTime).toBe(DEFAULT_DATA_STALE_TIME_MS);
@@ -185,19 +145,19 @@ describe('keys', () => {
 
 describe('Continue wait, token refresh, errors and abort', () => {
   it('Continue wait is repeated inside: the query resolves with the data, no error', async () => {
-    const { fetch, sent } = recorder(3);
+    const { fetch, sent } = recordingFetch({ slow: 3 });
     const query = { measures: ['orders.count'], dimensions: ['orders.status'] } as const;
     const result = await client().fetchQuery(dataQueryOptions(query, settingsOf({ fetch })));
     expect(sent).toHaveLength(4);
     expect(result.data).toEqual(((await raw('/v1/load', { query })) as { data: unknown }).data);
-    const sql = recorder(2);
+    const sql = recordingFetch({ slow: 2 });
     const rows = await client().fetchQuery(sqlQueryOptions('SELECT 1 AS one', settingsOf({ fetch: sql.fetch })));
     expect(sql.sent).toHaveLength(3);
     expect(rows.data).toEqual([['1']]);
   });
 
   it('Continue wait past continueWait.maxAttempts is a ContinueWaitExhaustedError, not retried', async () => {
-    const { fetch, sent } = recorder(10);
+    const { fetch, sent } = recordingFetch({ slow: 10 });
     const error = await client()
       .fetchQuery(
         dataQueryOptions(
@@ -214,7 +174,7 @@ describe('Continue wait, token refresh, errors and abort', () => {
     // A token of deployment 2 is refused by deployment 1's data API (403), then a good one is given.
     const stale = await signDeploymentToken(WORLD, { deploymentId: 2 });
     const asked: DataTokenRequest[] = [];
-    const { fetch, sent } = recorder();
+    const { fetch, sent } = recordingFetch();
     const result = await client().fetchQuery(
       dataQueryOptions(
         { measures: ['orders.count'] },
@@ -222,20 +182,20 @@ describe('Continue wait, token refresh, errors and abort', () => {
           fetch,
           token: (request) => {
             asked.push(request);
-            return request.refresh ? token : stale;
+            return request.refresh ? env.token : stale;
           },
         }),
       ),
     );
     expect(result.data).toHaveLength(1);
     expect(asked).toEqual([{ refresh: false }, { refresh: true }]);
-    expect(sent.map((request) => request.authorization)).toEqual([stale, token]);
+    expect(sent.map((request) => request.authorization)).toEqual([stale, env.token]);
   });
 
   it('a token refused again is a ServiceAuthError: asked twice in all, never retried', async () => {
     const stale = await signDeploymentToken(WORLD, { deploymentId: 2 });
     let asked = 0;
-    const { fetch, sent } = recorder();
+    const { fetch, sent } = recordingFetch();
     const error = await client()
       .fetchQuery(
         dataQueryOptions(
@@ -255,7 +215,7 @@ describe('Continue wait, token refresh, errors and abort', () => {
     expect(asked).toBe(2);
     expect(sent).toHaveLength(2);
     // A token given as a string is not asked again.
-    const once = recorder();
+    const once = recordingFetch();
     await client()
       .fetchQuery(dataQueryOptions({ measures: ['orders.count'] }, settingsOf({ fetch: once.fetch, token: stale })))
       .catch(() => undefined);
@@ -263,7 +223,7 @@ describe('Continue wait, token refresh, errors and abort', () => {
   });
 
   it('a query the service rejects is a typed error, not retried', async () => {
-    const { fetch, sent } = recorder();
+    const { fetch, sent } = recordingFetch();
     const error = await client()
       .fetchQuery(dataQueryOptions({ measures: ['orders.nope'] }, settingsOf({ fetch })))
       .catch((caught: unknown) => caught);
@@ -277,7 +237,7 @@ describe('Continue wait, token refresh, errors and abort', () => {
   });
 
   it('a lost connection is retried DEFAULT_DATA_RETRIES times, then a ConnectionLostError', async () => {
-    const { fetch, sent } = recorder();
+    const { fetch, sent } = recordingFetch();
     // A port nothing listens on (the emulator's own, once closed, would do too).
     const error = await client()
       .fetchQuery(
@@ -300,13 +260,13 @@ describe('Continue wait, token refresh, errors and abort', () => {
     expect(ServiceConfigError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/settings|ServiceProvider/);
     const bad = await client()
-      .fetchQuery(metaQueryOptions({ url: '', token }))
+      .fetchQuery(metaQueryOptions({ url: '', token: env.token }))
       .catch((caught: unknown) => caught);
     expect(ServiceConfigError.isInstance(bad)).toBe(true);
   });
 
   it('cancelling the query aborts the request TanStack gave the signal to, and sends no more', async () => {
-    const { fetch, sent } = recorder(1000);
+    const { fetch, sent } = recordingFetch({ slow: 1000 });
     const queryClient = client();
     const options = dataQueryOptions(
       { measures: ['orders.count'] },
