@@ -48,8 +48,10 @@ function envFor(service: RunningEmulator): Record<string, string> {
 async function build(): Promise<void> {
   const output = await waitForNextBuild();
   expect(output).toMatch(/[ƒ◐] \/analytics/);
-  // The home page reads the viewer's cookies: rendered per request too.
+  // The home page reads the viewer's cookies, and the data-token route signs for each viewer:
+  // both per request too.
   expect(output).toMatch(/[ƒ◐] \/\s/);
+  expect(output).toMatch(/ƒ \/api\/data-token/);
 }
 
 async function startNext(env: Record<string, string>): Promise<{ url: string; process: RunningProcess }> {

@@ -2,12 +2,13 @@
 // and the chat's "load all" ask for through `fetchDataToken()`. Signed with the deployment's API
 // secret; its claims are the viewer's security context, so the data API applies the same
 // row-level security as the embeds and the chat. Refused cross-site, never cached.
+import { connection } from 'next/server';
 import { createDataTokenHandler } from '@service/react/server';
 import { currentUser } from '@/lib/auth';
 import { dataClaims, dataSecret } from '@/lib/data';
 import { atFirstRequest } from '@/lib/service';
 
-export const GET = atFirstRequest(() =>
+const handler = atFirstRequest(() =>
   createDataTokenHandler({
     secret: dataSecret(),
     async resolve(request) {
@@ -16,3 +17,10 @@ export const GET = atFirstRequest(() =>
     },
   }),
 );
+
+export async function GET(request: Request): Promise<Response> {
+  // Per request, never prerendered: `next build` would otherwise run a GET route at build time,
+  // without the secret (or worse, with it, keeping one token for everybody).
+  await connection();
+  return handler(request);
+}
