@@ -24,8 +24,22 @@ export default function HomePage() {
   );
 }
 
+/**
+ * The viewer's locale from their browser's `Accept-Language`: the server formats the figures in
+ * it, so the browser hydrates the same text (its own default could differ from the server's).
+ */
+function localeOf(request: Headers): string {
+  const tag = request.get('accept-language')?.split(',')[0]?.split(';')[0]?.trim();
+  try {
+    return Intl.getCanonicalLocales(tag || 'en-US')[0]!;
+  } catch {
+    return 'en-US'; // not a BCP-47 tag
+  }
+}
+
 async function PrefetchedHome() {
-  const user = await currentUser({ headers: await headers() });
+  const requestHeaders = await headers();
+  const user = await currentUser({ headers: requestHeaders });
   if (!user) return <p>Sign in to see your figures.</p>;
   const dataUrl = env('SERVICE_DATA_URL');
   // A client for this request alone: one viewer's rows never reach another viewer's render.
@@ -34,5 +48,5 @@ async function PrefetchedHome() {
   await Promise.all(
     homeQueries().map((query) => queryClient.prefetchQuery(dataQueryOptions(query, { url: dataUrl, token }))),
   );
-  return <Home dataUrl={dataUrl} state={dehydrate(queryClient)} />;
+  return <Home dataUrl={dataUrl} locale={localeOf(requestHeaders)} state={dehydrate(queryClient)} />;
 }
