@@ -212,6 +212,12 @@ function expectRenders(result: ProbeResult, version: 18 | 19, build: 'developmen
   expect(html['result-chart']).toContain('data-part="chart"');
   expect(html['result-chart']).not.toContain('<svg');
   expect(html['result-chart']).not.toContain('<canvas');
+
+  // Data views: their loading states without a prefetch, the data with one.
+  expect(html['data-views']).toContain('data-part="metric-card" data-state="loading"');
+  expect(html['data-views']).toContain('data-part="query-chart" data-state="loading"');
+  expect(html['data-views']).toContain('data-part="query-table" data-state="loading"');
+  expect(html['data-prefetched']).toContain('data-part="metric-value">$1,234,567.89<');
 }
 
 const cases = [
