@@ -76,6 +76,7 @@ export {
 export type {
   SqlToolViewProps,
   ResultTableProps,
+  ResultTableSort,
   ResultChartProps,
   SqlToolLabels,
   ChartLimits,
@@ -105,6 +106,32 @@ export type {
   AgentChatFeedback,
   AgentChatFeedbackInput,
 } from './react';
+
+// Data in React: hooks over TanStack Query (the query options themselves are core's, below) and
+// native views of the partner's own queries.
+export { useDataQuery, useSqlQuery, useDataMeta, useDataSettings } from './react';
+export type { UseDataQueryOptions } from './react';
+export {
+  MetricCard,
+  QueryChart,
+  QueryTable,
+  DEFAULT_QUERY_TABLE_PAGE_SIZE,
+  DEFAULT_DATA_VIEW_LABELS,
+  defaultChartSpec,
+  chartFieldNames,
+} from './components/data';
+export type {
+  MetricCardProps,
+  QueryChartProps,
+  QueryTableProps,
+  ChartSpec,
+  DataViewLabels,
+  MetricChange,
+  MetricDirection,
+  FormatCount,
+  DataViewSource,
+  ViewQuery,
+} from './components/data';
 
 // Components
 export {

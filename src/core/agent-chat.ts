@@ -342,6 +342,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChatController 
     if (thread.chatId !== undefined && thread.chatId !== announcedChatId) {
       announcedChatId = storedChatId = thread.chatId;
       emit('onChatId', thread.chatId);
+      // `stopAgent` never rejects: a refused abort becomes the `error` status and `onError`.
       if (running?.abortWanted) void stopAgent();
     }
     notifier.changed();

@@ -118,6 +118,7 @@ export const ChatComposerRoot = /*#__PURE__*/ createPart(
           // Refusals cannot happen here (nothing is sent while running); failures are in the snapshot.
           chat.send(text).catch(() => undefined);
         },
+        // A refused abort shows as the chat's `error` status; nothing to await here.
         stop: () => void chat.abort(),
         errorId: failed ? errorId : undefined,
       }),

@@ -41,6 +41,24 @@ export interface ResultTableProps extends ComponentPropsWithoutRef<'div'> {
    * "Total revenue"), decimals and granularity from the values.
    */
   columnFormats?: Readonly<Record<string, Partial<Omit<FormatColumn, 'name' | 'type'>>>>;
+  /**
+   * The column the rows are sorted by, and which way (`QueryTable`'s sorting): its header says so
+   * with `aria-sort`. The table shows the rows in the order given; sorting them is the caller's.
+   */
+  sort?: ResultTableSort | null;
+  /**
+   * Makes every header a button that asks to sort by its column (by name). Default none: headers
+   * are plain text.
+   */
+  onSort?: (column: string) => void;
+}
+
+/** A table's sort: the column's name and the direction. */
+export interface ResultTableSort {
+  /** The column sorted by, by name. */
+  column: string;
+  /** Ascending or descending. */
+  direction: 'asc' | 'desc';
 }
 
 /**
@@ -68,6 +86,8 @@ export const ResultTable = /*#__PURE__*/ createPart(
       maxRows: givenMaxRows,
       locale: givenLocale,
       columnFormats,
+      sort,
+      onSort,
       children,
       ...rest
     } = props;
@@ -107,16 +127,34 @@ export const ResultTable = /*#__PURE__*/ createPart(
             <table>
               <thead>
                 <tr>
-                  {columns.map((column, index) => (
-                    <th
-                      key={index}
-                      scope="col"
-                      data-kind={kinds[index]}
-                      title={column.type ? `${column.name} (${column.type})` : column.name}
-                    >
-                      {columnTitle(column)}
-                    </th>
-                  ))}
+                  {columns.map((column, index) => {
+                    const direction = sort?.column === column.name ? sort.direction : undefined;
+                    return (
+                      <th
+                        key={index}
+                        scope="col"
+                        data-kind={kinds[index]}
+                        title={column.type ? `${column.name} (${column.type})` : column.name}
+                        aria-sort={
+                          direction ? (direction === 'asc' ? 'ascending' : 'descending') : onSort ? 'none' : undefined
+                        }
+                      >
+                        {onSort ? (
+                          <button
+                            type="button"
+                            className="service-result-table__sort"
+                            data-state={direction ?? 'none'}
+                            onClick={() => onSort(column.name)}
+                          >
+                            {columnTitle(column)}
+                            <span className="service-result-table__sort-icon" aria-hidden="true" />
+                          </button>
+                        ) : (
+                          columnTitle(column)
+                        )}
+                      </th>
+                    );
+                  })}
                 </tr>
               </thead>
               <tbody>

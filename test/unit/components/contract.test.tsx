@@ -67,6 +67,9 @@ const CASES: Record<string, { props: () => Record<string, unknown>; wrap?: 'comp
   ChatEmptyState: { props: () => ({ suggestions: ['Top customers'] }) },
   ChatSuggestions: { props: () => ({ suggestions: ['Top customers'] }) },
   ChatAnnouncer: { props: () => ({}) },
+  MetricCard: { props: () => ({ query: { measures: ['orders.count'] } }) },
+  QueryChart: { props: () => ({ query: { measures: ['orders.count'], dimensions: ['orders.status'] } }) },
+  QueryTable: { props: () => ({ query: { measures: ['orders.count'], dimensions: ['orders.status'] } }) },
 };
 
 function Host({ wrap, children }: { wrap?: 'composer'; children: ReactNode }): ReactNode {
