@@ -54,37 +54,49 @@ function directionOf(current: number, previous: number): MetricDirection {
 
 const ARROWS: Readonly<Record<MetricDirection, string>> = { up: '▲', down: '▼', flat: '■' };
 
-/**
- * One measure as a KPI tile (`data-part="metric-card"`): its title from the annotation, its value
- * formatted by the annotation's format and the locale (`$1,234,567.89`), and with `compare` its
- * change against another period: an arrow and the relative change (`▲ 12.5% vs. previous period`,
- * `data-direction` `up | down | flat`, `data-sentiment` `positive | negative | neutral`), said in
- * full to assistive technology ("Up 12.5% from $1,100.00 in the previous period").
- *
- * `data-state` is `loading` (a skeleton of the title and value, `aria-busy`), `error` (the error
- * and a retry button) or `ready`. The query runs through TanStack Query with `dataQueryOptions`'
- * key, so a server's prefetch of `dataQueryOptions(query, settings)` hydrates it; a server render
- * without one renders the skeleton. Its settings are `ServiceProvider`'s `data` unless given.
- */
-export const MetricCard = /*#__PURE__*/ forwardRef<HTMLDivElement, MetricCardProps>(function MetricCard(props, ref) {
-  const {
-    query,
-    measure: givenMeasure,
-    title: givenTitle,
-    compare,
-    positiveDirection = 'up',
-    valueFormat,
-    locale,
-    labels: givenLabels,
-    settings: givenSettings,
-    queryClient: givenClient,
-    className,
-    ...rest
-  } = props;
-  const labels = useMemo(() => ({ ...DEFAULT_DATA_VIEW_LABELS, ...givenLabels }), [givenLabels]);
-  const titleId = useId();
-  const { settings, client } = useViewSource({ settings: givenSettings, queryClient: givenClient });
-  const measure = givenMeasure ?? query.measures?.[0];
+/** The change against the compared period: an arrow and the relative change, said in full to assistive technology. */
+function MetricDelta(props: {
+  value: number;
+  previous: { value: number; text: string };
+  compare: MetricComparison;
+  positiveDirection: 'up' | 'down';
+  locale: string | undefined;
+  labels: DataViewLabels;
+}): ReactNode {
+  const { value, previous, compare, positiveDirection, locale, labels } = props;
+  const direction = directionOf(value, previous.value);
+  const ratio = previous.value === 0 ? undefined : Math.abs((value - previous.value) / previous.value);
+  const change =
+    ratio === undefined
+      ? ''
+      : formatValue(ratio, { name: 'change', type: 'number', format: 'percent', fractionDigits: 1 }, locale);
+  const sentiment = direction === 'flat' ? 'neutral' : direction === positiveDirection ? 'positive' : 'negative';
+  return (
+    <p
+      className="service-metric-card__comparison"
+      data-part="metric-comparison"
+      data-direction={direction}
+      data-sentiment={sentiment}
+    >
+      <span aria-hidden="true">
+        <span className="service-metric-card__arrow">{ARROWS[direction]}</span> {change}{' '}
+        <span className="service-metric-card__period">{labels.comparisonPeriod(compare)}</span>
+      </span>
+      <span className="service-visually-hidden">
+        {labels.comparison({ direction, change, previous: previous.text || labels.noValue, compare })}
+      </span>
+    </p>
+  );
+}
+
+/** The metric's queries (the value's, and the compared period's) and what the card shows of them. */
+function useMetric(
+  query: DataQuery,
+  measure: string | undefined,
+  compare: MetricComparison | undefined,
+  settings: ReturnType<typeof useViewSource>['settings'],
+  client: ReturnType<typeof useViewSource>['client'],
+) {
   const previousQuery = useMemo(
     () => (compare === undefined ? undefined : comparisonQuery(query, compare)),
     [query, compare],
@@ -122,6 +134,48 @@ export const MetricCard = /*#__PURE__*/ forwardRef<HTMLDivElement, MetricCardPro
   const loading = !error && (current.isPending || (previousQuery?.ok === true && previous.isPending));
   const state = error ? 'error' : loading ? 'loading' : 'ready';
 
+  return { current, previous, previousQuery, metric, previousMetric, problem, error, state };
+}
+
+/**
+ * One measure as a KPI tile (`data-part="metric-card"`): its title from the annotation, its value
+ * formatted by the annotation's format and the locale (`$1,234,567.89`), and with `compare` its
+ * change against another period: an arrow and the relative change (`▲ 12.5% vs. previous period`,
+ * `data-direction` `up | down | flat`, `data-sentiment` `positive | negative | neutral`), said in
+ * full to assistive technology ("Up 12.5% from $1,100.00 in the previous period").
+ *
+ * `data-state` is `loading` (a skeleton of the title and value, `aria-busy`), `error` (the error
+ * and a retry button) or `ready`. The query runs through TanStack Query with `dataQueryOptions`'
+ * key, so a server's prefetch of `dataQueryOptions(query, settings)` hydrates it; a server render
+ * without one renders the skeleton. Its settings are `ServiceProvider`'s `data` unless given.
+ */
+export const MetricCard = /*#__PURE__*/ forwardRef<HTMLDivElement, MetricCardProps>(function MetricCard(props, ref) {
+  const {
+    query,
+    measure: givenMeasure,
+    title: givenTitle,
+    compare,
+    positiveDirection = 'up',
+    valueFormat,
+    locale,
+    labels: givenLabels,
+    settings: givenSettings,
+    queryClient: givenClient,
+    className,
+    ...rest
+  } = props;
+  const labels = useMemo(() => ({ ...DEFAULT_DATA_VIEW_LABELS, ...givenLabels }), [givenLabels]);
+  const titleId = useId();
+  const { settings, client } = useViewSource({ settings: givenSettings, queryClient: givenClient });
+  const measure = givenMeasure ?? query.measures?.[0];
+  const { current, previous, previousQuery, metric, previousMetric, problem, error, state } = useMetric(
+    query,
+    measure,
+    compare,
+    settings,
+    client,
+  );
+
   let body: ReactNode;
   let title = givenTitle;
   if (metric && 'column' in metric) {
@@ -132,32 +186,17 @@ export const MetricCard = /*#__PURE__*/ forwardRef<HTMLDivElement, MetricCardPro
       previousMetric && 'column' in previousMetric
         ? { value: parseNumberCell(previousMetric.value), text: formatValue(previousMetric.value, column, locale) }
         : undefined;
-    let delta: ReactNode = null;
-    if (comparison && value !== undefined && comparison.value !== undefined) {
-      const direction = directionOf(value, comparison.value);
-      const ratio = comparison.value === 0 ? undefined : Math.abs((value - comparison.value) / comparison.value);
-      const change =
-        ratio === undefined
-          ? ''
-          : formatValue(ratio, { name: 'change', type: 'number', format: 'percent', fractionDigits: 1 }, locale);
-      const sentiment = direction === 'flat' ? 'neutral' : direction === positiveDirection ? 'positive' : 'negative';
-      delta = (
-        <p
-          className="service-metric-card__comparison"
-          data-part="metric-comparison"
-          data-direction={direction}
-          data-sentiment={sentiment}
-        >
-          <span aria-hidden="true">
-            <span className="service-metric-card__arrow">{ARROWS[direction]}</span> {change}{' '}
-            <span className="service-metric-card__period">{labels.comparisonPeriod(compare!)}</span>
-          </span>
-          <span className="service-visually-hidden">
-            {labels.comparison({ direction, change, previous: comparison.text || labels.noValue, compare: compare! })}
-          </span>
-        </p>
-      );
-    }
+    const delta =
+      comparison && value !== undefined && comparison.value !== undefined ? (
+        <MetricDelta
+          value={value}
+          previous={{ value: comparison.value, text: comparison.text }}
+          compare={compare!}
+          positiveDirection={positiveDirection}
+          locale={locale}
+          labels={labels}
+        />
+      ) : null;
     body = (
       <>
         <p className="service-metric-card__value" data-part="metric-value">
