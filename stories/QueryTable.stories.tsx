@@ -56,9 +56,9 @@ export const Sorted: Story = {
     const header = within(root).getByRole('columnheader', { name: 'Count' });
     await userEvent.click(within(header).getByRole('button'));
     await waitFor(() => expect(header).toHaveAttribute('aria-sort', 'descending'));
-    await waitFor(() => {
+    await waitFor(async () => {
       const counts = [...bodyRows(root)].map((row) => Number(row.children[3]!.textContent!.replace(/,/g, '')));
-      expect(counts).toEqual([...counts].sort((a, b) => b - a));
+      await expect(counts).toEqual([...counts].sort((a, b) => b - a));
     });
   },
 };

@@ -16,6 +16,7 @@
 import { ServiceConfigError, ServiceValidationError } from '../core/errors';
 import { checkOptions, isAmount } from '../core/http';
 import type { DataTokenResponse } from '../core/protocol/host-routes';
+import type { ServiceErrorCode } from '../core/protocol/error-codes';
 import { isRecord } from '../core/protocol/shared';
 import type { RouteHandler } from './session-handler';
 import {
@@ -235,7 +236,7 @@ export function createDataTokenHandler(options: DataTokenHandlerOptions): RouteH
       return jsonAnswer(200, await sign(key, resolution, expiresInSeconds, Date.now()));
     } catch (error) {
       report(onError, error, request);
-      const code = ServiceValidationError.isInstance(error) ? 'invalid_claims' : 'internal_error';
+      const code: ServiceErrorCode = ServiceValidationError.isInstance(error) ? 'invalid_claims' : 'internal_error';
       return errorAnswer(500, { error: 'Could not create a data token', code });
     }
   };

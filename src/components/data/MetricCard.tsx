@@ -55,6 +55,89 @@ function directionOf(current: number, previous: number): MetricDirection {
 
 const ARROWS: Readonly<Record<MetricDirection, string>> = { up: '▲', down: '▼', flat: '■' };
 
+/** The change against the compared period: an arrow and the relative change, said in full to assistive technology. */
+function MetricDelta(props: {
+  value: number;
+  previous: { value: number; text: string };
+  compare: MetricComparison;
+  positiveDirection: 'up' | 'down';
+  locale: string | undefined;
+  labels: DataViewLabels;
+}): ReactNode {
+  const { value, previous, compare, positiveDirection, locale, labels } = props;
+  const direction = directionOf(value, previous.value);
+  const ratio = previous.value === 0 ? undefined : Math.abs((value - previous.value) / previous.value);
+  const change =
+    ratio === undefined
+      ? ''
+      : formatValue(ratio, { name: 'change', type: 'number', format: 'percent', fractionDigits: 1 }, locale);
+  const sentiment = direction === 'flat' ? 'neutral' : direction === positiveDirection ? 'positive' : 'negative';
+  return (
+    <p
+      className="service-metric-card__comparison"
+      data-part="metric-comparison"
+      data-direction={direction}
+      data-sentiment={sentiment}
+    >
+      <span aria-hidden="true">
+        <span className="service-metric-card__arrow">{ARROWS[direction]}</span> {change}{' '}
+        <span className="service-metric-card__period">{labels.comparisonPeriod(compare)}</span>
+      </span>
+      <span className="service-visually-hidden">
+        {labels.comparison({ direction, change, previous: previous.text || labels.noValue, compare })}
+      </span>
+    </p>
+  );
+}
+
+/** The metric's queries (the value's, and the compared period's) and what the card shows of them. */
+function useMetric(
+  query: DataQuery,
+  measure: string | undefined,
+  compare: MetricComparison | undefined,
+  settings: ReturnType<typeof useViewSource>['settings'],
+  client: ReturnType<typeof useViewSource>['client'],
+) {
+  const previousQuery = useMemo(
+    () => (compare === undefined ? undefined : comparisonQuery(query, compare)),
+    [query, compare],
+  );
+  // A card that cannot show its metric says so without asking the data API anything.
+  const configProblem =
+    measure === undefined
+      ? 'the query has no measure'
+      : previousQuery && !previousQuery.ok
+        ? previousQuery.reason
+        : undefined;
+  const current = useQuery<DataQueryResult | SqlQueryResult, ServiceError, ResultView>(
+    { ...viewQueryOptions(query, settings), select: toResultView, enabled: configProblem === undefined },
+    client,
+  );
+  const previous = useQuery<DataQueryResult | SqlQueryResult, ServiceError, ResultView>(
+    {
+      ...viewQueryOptions(previousQuery?.ok ? previousQuery.query : query, settings),
+      select: toResultView,
+      enabled: previousQuery?.ok === true,
+    },
+    client,
+  );
+
+  const metric = current.data && measure !== undefined ? metricOf(current.data, measure) : undefined;
+  const previousMetric =
+    previousQuery?.ok && previous.data && measure !== undefined ? metricOf(previous.data, measure) : undefined;
+  const problem =
+    configProblem ??
+    (metric && 'problem' in metric ? metric.problem : undefined) ??
+    (previousMetric && 'problem' in previousMetric ? previousMetric.problem : undefined);
+  const error: Error | null = problem
+    ? new ServiceConfigError(`MetricCard: ${problem}`)
+    : (current.error ?? (previousQuery?.ok ? previous.error : null));
+  const loading = !error && (current.isPending || (previousQuery?.ok === true && previous.isPending));
+  const state = error ? 'error' : loading ? 'loading' : 'ready';
+
+  return { current, previous, previousQuery, metric, previousMetric, problem, error, state };
+}
+
 /**
  * One measure as a KPI tile (`data-part="metric-card"`): its title from the annotation, its value
  * formatted by the annotation's format and the locale (`$1,234,567.89`), and with `compare` its
@@ -87,42 +170,13 @@ export const MetricCard = /*#__PURE__*/ named(
     const titleId = useId();
     const { settings, client } = useViewSource({ settings: givenSettings, queryClient: givenClient });
     const measure = givenMeasure ?? query.measures?.[0];
-    const previousQuery = useMemo(
-      () => (compare === undefined ? undefined : comparisonQuery(query, compare)),
-      [query, compare],
-    );
-    // A card that cannot show its metric says so without asking the data API anything.
-    const configProblem =
-      measure === undefined
-        ? 'the query has no measure'
-        : previousQuery && !previousQuery.ok
-          ? previousQuery.reason
-          : undefined;
-    const current = useQuery<DataQueryResult | SqlQueryResult, ServiceError, ResultView>(
-      { ...viewQueryOptions(query, settings), select: toResultView, enabled: configProblem === undefined },
+    const { current, previous, previousQuery, metric, previousMetric, problem, error, state } = useMetric(
+      query,
+      measure,
+      compare,
+      settings,
       client,
     );
-    const previous = useQuery<DataQueryResult | SqlQueryResult, ServiceError, ResultView>(
-      {
-        ...viewQueryOptions(previousQuery?.ok ? previousQuery.query : query, settings),
-        select: toResultView,
-        enabled: previousQuery?.ok === true,
-      },
-      client,
-    );
-
-    const metric = current.data && measure !== undefined ? metricOf(current.data, measure) : undefined;
-    const previousMetric =
-      previousQuery?.ok && previous.data && measure !== undefined ? metricOf(previous.data, measure) : undefined;
-    const problem =
-      configProblem ??
-      (metric && 'problem' in metric ? metric.problem : undefined) ??
-      (previousMetric && 'problem' in previousMetric ? previousMetric.problem : undefined);
-    const error: Error | null = problem
-      ? new ServiceConfigError(`MetricCard: ${problem}`)
-      : (current.error ?? (previousQuery?.ok ? previous.error : null));
-    const loading = !error && (current.isPending || (previousQuery?.ok === true && previous.isPending));
-    const state = error ? 'error' : loading ? 'loading' : 'ready';
 
     let body: ReactNode;
     let title = givenTitle;
@@ -134,32 +188,17 @@ export const MetricCard = /*#__PURE__*/ named(
         previousMetric && 'column' in previousMetric
           ? { value: parseNumberCell(previousMetric.value), text: formatValue(previousMetric.value, column, locale) }
           : undefined;
-      let delta: ReactNode = null;
-      if (comparison && value !== undefined && comparison.value !== undefined) {
-        const direction = directionOf(value, comparison.value);
-        const ratio = comparison.value === 0 ? undefined : Math.abs((value - comparison.value) / comparison.value);
-        const change =
-          ratio === undefined
-            ? ''
-            : formatValue(ratio, { name: 'change', type: 'number', format: 'percent', fractionDigits: 1 }, locale);
-        const sentiment = direction === 'flat' ? 'neutral' : direction === positiveDirection ? 'positive' : 'negative';
-        delta = (
-          <p
-            className="service-metric-card__comparison"
-            data-part="metric-comparison"
-            data-direction={direction}
-            data-sentiment={sentiment}
-          >
-            <span aria-hidden="true">
-              <span className="service-metric-card__arrow">{ARROWS[direction]}</span> {change}{' '}
-              <span className="service-metric-card__period">{labels.comparisonPeriod(compare!)}</span>
-            </span>
-            <span className="service-visually-hidden">
-              {labels.comparison({ direction, change, previous: comparison.text || labels.noValue, compare: compare! })}
-            </span>
-          </p>
-        );
-      }
+      const delta =
+        comparison && value !== undefined && comparison.value !== undefined ? (
+          <MetricDelta
+            value={value}
+            previous={{ value: comparison.value, text: comparison.text }}
+            compare={compare!}
+            positiveDirection={positiveDirection}
+            locale={locale}
+            labels={labels}
+          />
+        ) : null;
       body = (
         <>
           <p className="service-metric-card__value" data-part="metric-value">

@@ -70,6 +70,56 @@ function pagesView(data: InfiniteData<DataQueryResult, number>): InfiniteData<Re
   return { pageParams: data.pageParams, pages: data.pages.map(toResultView) };
 }
 
+/** The loading state: a status for screen readers and five skeleton rows. */
+function TableSkeleton({ label }: { label: string }): ReactNode {
+  return (
+    <>
+      <p className="service-visually-hidden" role="status">
+        {label}
+      </p>
+      <div className="service-result-skeleton" data-part="result-skeleton" aria-hidden="true">
+        {[0, 1, 2, 3, 4].map((row) => (
+          <span key={row} className="service-result-skeleton__row" />
+        ))}
+      </div>
+    </>
+  );
+}
+
+/** Under the rows: a failed page's message and retry, or "load more" while there is more. */
+function TableFooter(props: {
+  failed: string | undefined;
+  more: boolean;
+  loadingMore: boolean;
+  labels: DataViewLabels;
+  onRetry: () => void;
+  onLoadMore: () => void;
+}): ReactNode {
+  const { failed, more, loadingMore, labels, onRetry, onLoadMore } = props;
+  if (failed !== undefined)
+    return (
+      <span className="service-result-load-all" data-state="error">
+        <span role="alert">{failed}</span>
+        <button type="button" className="service-result-button" onClick={onRetry}>
+          {labels.retry}
+        </button>
+      </span>
+    );
+  if (!more) return null;
+  return (
+    <button
+      type="button"
+      className="service-result-button"
+      data-part="load-more"
+      data-state={loadingMore ? 'loading' : 'idle'}
+      disabled={loadingMore}
+      onClick={onLoadMore}
+    >
+      {loadingMore ? labels.loadingMore : labels.loadMore}
+    </button>
+  );
+}
+
 /**
  * The result table of a query (`data-part="query-table"`): `ResultTable`, the chat's table, with
  * its formatting (titles and formats from the annotation, numbers and dates in the locale), headers
@@ -169,18 +219,7 @@ export const QueryTable = /*#__PURE__*/ named(
     if (!view && error) {
       body = <QueryError error={error} labels={labels} onRetry={() => void active.refetch()} />;
     } else if (!view) {
-      body = (
-        <>
-          <p className="service-visually-hidden" role="status">
-            {labels.loading}
-          </p>
-          <div className="service-result-skeleton" data-part="result-skeleton" aria-hidden="true">
-            {[0, 1, 2, 3, 4].map((row) => (
-              <span key={row} className="service-result-skeleton__row" />
-            ))}
-          </div>
-        </>
-      );
+      body = <TableSkeleton label={labels.loading} />;
     } else {
       // Pages of a JSON query: how many are loaded, not a total the data API never said.
       const tableLabels =
@@ -198,25 +237,14 @@ export const QueryTable = /*#__PURE__*/ named(
           sort={sortable ? sort : undefined}
           onSort={sortable ? changeSort : undefined}
         >
-          {pageFailed ? (
-            <span className="service-result-load-all" data-state="error">
-              <span role="alert">{error?.message}</span>
-              <button type="button" className="service-result-button" onClick={retryPage}>
-                {labels.retry}
-              </button>
-            </span>
-          ) : view.more ? (
-            <button
-              type="button"
-              className="service-result-button"
-              data-part="load-more"
-              data-state={loadingMore ? 'loading' : 'idle'}
-              disabled={loadingMore}
-              onClick={loadMore}
-            >
-              {loadingMore ? labels.loadingMore : labels.loadMore}
-            </button>
-          ) : null}
+          <TableFooter
+            failed={pageFailed ? (error?.message ?? '') : undefined}
+            more={view.more}
+            loadingMore={loadingMore}
+            labels={labels}
+            onRetry={retryPage}
+            onLoadMore={loadMore}
+          />
         </ResultTable>
       );
     }

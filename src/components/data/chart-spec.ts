@@ -83,6 +83,11 @@ function timeFormat(column: FormatColumn): string | undefined {
       return '%b %Y';
     case 'day':
       return '%b %-d, %Y';
+    // Finer than a day (or unknown): Vega-Lite's own multi-format picks what the ticks need.
+    case 'millisecond':
+    case 'second':
+    case 'minute':
+    case undefined:
     default:
       return undefined;
   }

@@ -111,6 +111,8 @@ export interface ServiceErrorCodes {
   invalid_session_request: 'The server built an invalid embed session request.';
   /** 500: the host's resolver decided chat sessionSettings that break a rule. */
   invalid_session_settings: 'The server decided invalid chat sessionSettings.';
+  /** 500: the host's resolver returned data-token claims that break a rule (`createDataTokenHandler`). */
+  invalid_claims: 'The server built invalid data-token claims.';
   /** 502. */
   bad_gateway: 'The route could not reach the service.';
 

@@ -296,7 +296,9 @@ describe('QueryTable', () => {
     expect(table.className).toBe('service-query-table mine');
     expect(table.getAttribute('aria-label')).toBe('Orders');
     expect(table.dataset.state).toBe('error');
-    act(() => fireEvent.click(within(table).getByRole('button', { name: 'Nochmal' })));
+    await act(async () => {
+      fireEvent.click(within(table).getByRole('button', { name: 'Nochmal' }));
+    });
     await waitFor(() => expect(calls.length).toBe(2));
   });
 });
