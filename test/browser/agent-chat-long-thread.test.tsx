@@ -44,8 +44,13 @@ async function open(count: number) {
       </Profiler>,
     ),
   );
+  // The read ends `ready`: the reader hands a long body over in slices (it yields every few
+  // milliseconds), so the list shows the latest 50 of a part of the thread before that.
   await vi.waitFor(
-    () => expect(container.querySelectorAll('[data-part="message"]')).toHaveLength(Math.min(count, 50)),
+    () => {
+      expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready');
+      expect(container.querySelectorAll('[data-part="message"]')).toHaveLength(Math.min(count, 50));
+    },
     { timeout: 20_000 },
   );
   return { container, durations, openMs: performance.now() - started };
