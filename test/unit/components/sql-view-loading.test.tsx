@@ -28,6 +28,17 @@ async function freshChat() {
   return { ...parts, loader };
 }
 
+/** The conversation of `LINES` in a message list of `parts` (no AgentChat: nothing loads the view on mount). */
+async function renderThread(parts: Awaited<ReturnType<typeof freshChat>>): Promise<HTMLElement> {
+  const { AgentChatProvider, ChatMessageList } = parts;
+  const chat = await conversation(LINES);
+  return render(
+    <AgentChatProvider chat={chat}>
+      <ChatMessageList />
+    </AgentChatProvider>,
+  ).container;
+}
+
 function sqlStep(container: HTMLElement): HTMLElement {
   const step = container.querySelector<HTMLElement>('[data-tool="serviceSqlApi"]');
   if (!step) throw new Error('no query step');
@@ -36,13 +47,7 @@ function sqlStep(container: HTMLElement): HTMLElement {
 
 describe('the chat loads the view of a query step on demand', () => {
   it('shows the step shell and grey lines while the view loads, then the result, without a table up front', async () => {
-    const { AgentChatProvider, ChatMessageList } = await freshChat();
-    const chat = await conversation(LINES);
-    const { container } = render(
-      <AgentChatProvider chat={chat}>
-        <ChatMessageList />
-      </AgentChatProvider>,
-    );
+    const container = await renderThread(await freshChat());
     const step = sqlStep(container);
     expect(step.dataset['state']).toBe('complete');
     expect(within(step).getAllByRole('button')[0]!.textContent).toBe('Ran a queryRevenue');
@@ -88,14 +93,9 @@ describe('the chat loads the view of a query step on demand', () => {
   });
 
   it('once loaded, a new step renders its result at once', async () => {
-    const { AgentChatProvider, ChatMessageList, loader } = await freshChat();
-    await loader.preloadSqlView();
-    const chat = await conversation(LINES);
-    const { container } = render(
-      <AgentChatProvider chat={chat}>
-        <ChatMessageList />
-      </AgentChatProvider>,
-    );
+    const parts = await freshChat();
+    await parts.loader.preloadSqlView();
+    const container = await renderThread(parts);
     expect(within(sqlStep(container)).getByRole('table')).toBeTruthy();
   });
 
@@ -103,13 +103,9 @@ describe('the chat loads the view of a query step on demand', () => {
     vi.doMock('../../../src/components/results/SqlToolView', () => {
       throw new Error('chunk failed to load');
     });
-    const { AgentChatProvider, ChatMessageList, loader } = await freshChat();
-    const chat = await conversation(LINES);
-    const { container } = render(
-      <AgentChatProvider chat={chat}>
-        <ChatMessageList />
-      </AgentChatProvider>,
-    );
+    const parts = await freshChat();
+    const { loader } = parts;
+    const container = await renderThread(parts);
     const step = sqlStep(container);
     await vi.waitFor(() => expect(step.querySelector('.service-chat-skeleton')).toBeNull());
     // The shell stays: the same label, state and tool; the result is behind the toggle, as JSON.
