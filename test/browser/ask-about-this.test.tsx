@@ -35,15 +35,18 @@ describe('Ask about this', () => {
     await dashboard.getByRole('button', { name: /^completed: [\d,]+ Count$/ }).click();
 
     const textbox = container.querySelector('textarea')!;
-    await waitFor(() =>
-      expect(textbox.value).toBe(
-        'Tell me more about orders.count for completed, with these filters: orders.region is EMEA.',
-      ),
+    // The drilldown crosses the frame (postMessage), then React: seconds on a loaded machine.
+    await waitFor(
+      () =>
+        expect(textbox.value).toBe(
+          'Tell me more about orders.count for completed, with these filters: orders.region is EMEA.',
+        ),
+      { timeout: 10_000 },
     );
     // The viewer may edit it before sending.
     await userEvent.click(textbox);
     await userEvent.keyboard(' Compare with last month.{Enter}');
-    await waitFor(() => expect(textbox.value).toBe(''));
+    await waitFor(() => expect(textbox.value).toBe(''), { timeout: 10_000 });
     const open = await waitFor(
       () => {
         const button = container.querySelector<HTMLButtonElement>('[data-testid="open-in-app"]');
@@ -54,6 +57,8 @@ describe('Ask about this', () => {
     );
     expect(container.querySelector('[data-role="user"]')?.textContent).toContain('Compare with last month.');
     await userEvent.click(open);
-    await waitFor(() => expect(paths.at(-1)).toBe('/workbooks/sales-overview/widgets/orders-by-status'));
+    await waitFor(() => expect(paths.at(-1)).toBe('/workbooks/sales-overview/widgets/orders-by-status'), {
+      timeout: 10_000,
+    });
   });
 });
