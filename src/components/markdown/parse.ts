@@ -40,16 +40,30 @@ export function parseMarkdown(text: string): MdastRoot {
 
 /**
  * Nesting depth of a tree, counted without recursion (a markdown bomb is exactly a tree deep
- * enough to overflow a recursive walk). Stops counting once past `limit`.
+ * enough to overflow a recursive walk). Stops counting once past `limit`. `known` holds the depth
+ * under nodes counted before: a tree that shares most of its nodes with one counted before (the
+ * open block, from one delta to the next) costs its new nodes.
  */
-export function depthOf(tree: MdastNodes, limit: number): number {
-  let deepest = 0;
-  const stack: [MdastNodes, number][] = [[tree, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (depth > deepest) deepest = depth;
-    if (deepest > limit) return deepest;
-    if ('children' in node) for (const child of node.children) stack.push([child, depth + 1]);
+export function depthOf(tree: MdastNodes, limit: number, known?: WeakMap<MdastNodes, number>): number {
+  // A frame per node on the path down: the node, its next child, the deepest below it so far.
+  const path: { node: MdastNodes; next: number; below: number }[] = [{ node: tree, next: 0, below: 0 }];
+  for (;;) {
+    const frame = path.at(-1)!;
+    const children = 'children' in frame.node ? (frame.node.children as MdastNodes[]) : NO_CHILDREN;
+    if (frame.next < children.length) {
+      const child = children[frame.next++]!;
+      const below = known?.get(child);
+      if (below !== undefined) frame.below = Math.max(frame.below, below + 1);
+      else if (path.length > limit) return path.length;
+      else path.push({ node: child, next: 0, below: 0 });
+      continue;
+    }
+    path.pop();
+    known?.set(frame.node, frame.below);
+    const parent = path.at(-1);
+    if (!parent) return frame.below;
+    parent.below = Math.max(parent.below, frame.below + 1);
   }
-  return deepest;
 }
+
+const NO_CHILDREN: readonly MdastNodes[] = [];

@@ -4,7 +4,14 @@ import { defaultHandlers, toHast, type Handlers } from 'mdast-util-to-hast';
 import { memo, useMemo, useState, type ReactNode } from 'react';
 import { definitionsOf, footnoteLabelsOf, splitBlocks, type SettledBlock, type Split } from './blocks';
 import { healTail } from './heal';
-import { DEFAULT_MARKDOWN_LIMITS, overLimit, type MarkdownLimits, type PlainReason } from './limits';
+import {
+  DEFAULT_MARKDOWN_LIMITS,
+  overLimit,
+  scanLimits,
+  type LimitScan,
+  type MarkdownLimits,
+  type PlainReason,
+} from './limits';
 import { depthOf, parseMarkdown } from './parse';
 import { createExtendingParser } from './append';
 import { renderHast, type MarkdownComponents, type RenderOptions } from './render';
@@ -93,7 +100,8 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
   const visible = truncated ? text.slice(0, safeCut(text, maxLength)) : text;
   const split = splitter.split(visible, resolved);
   const tail = visible.slice(split.cut);
-  const tailSource = streaming && !split.tailPlain ? healTail(tail) : tail;
+  // The limits scan of the tail's complete lines knows the fence they leave open.
+  const tailSource = streaming && !split.tailPlain ? healTail(tail, split.tail?.scan.fence) : tail;
 
   // Link reference definitions act at a distance: each block is parsed with those of the others
   // (earlier ones first, so the first definition of a label wins as in a whole-text render).
@@ -123,7 +131,15 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
     const context =
       anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
     views.push(
-      trees.tail(split.cut, tailSource, split.tailPlain, tailSource.includes('[^') ? stubs : '', context, resolved),
+      trees.tail(
+        split.cut,
+        tailSource,
+        split.tailPlain,
+        split.tail?.scan,
+        tailSource.includes('[^') ? stubs : '',
+        context,
+        resolved,
+      ),
     );
   }
   const numbering = stubs === '' ? undefined : numberFootnotes(views);
@@ -189,7 +205,7 @@ function createTrees() {
     SettledBlock,
     { calls: boolean; stubs: string; before: string; after: string; limits: MarkdownLimits; view: BlockView }
   >();
-  let open: { cut: number; parse: (markdown: string) => MdastRoot } | undefined;
+  let open: { cut: number; parse: (markdown: string) => MdastRoot; depths: WeakMap<MdastNodes, number> } | undefined;
   let lastBlocks:
     | { blocks: readonly SettledBlock[]; definitions: string[]; anyDefinitions: boolean; footnotes: Set<string> }
     | undefined;
@@ -266,7 +282,7 @@ function createTrees() {
         before: context.before,
         after: context.after,
         limits,
-        view: viewOf(block.source, block.plain, own, context, limits, parseMarkdown),
+        view: viewOf(block.source, block.plain ?? overLimit(block.source, limits)?.reason, own, context, limits),
       };
       settled.set(block, cached);
       return cached.view;
@@ -275,33 +291,38 @@ function createTrees() {
       cut: number,
       source: string,
       plain: PlainReason | undefined,
+      scan: LimitScan | undefined,
       stubs: string,
       context: DefinitionContext,
       limits: MarkdownLimits,
     ): BlockView {
       // The open block grows a few words at a time: its tree is extended instead of parsed again
-      // when that is exactly the same. Settled blocks are parsed once, so this only pays off here.
-      if (open?.cut !== cut) open = { cut, parse: createExtendingParser().parse };
-      return viewOf(source, plain, stubs, context, limits, open.parse);
+      // when that is exactly the same, and what was checked of it before is not checked again.
+      // Settled blocks are parsed once, so this only pays off here.
+      if (open?.cut !== cut) open = { cut, parse: createExtendingParser().parse, depths: new WeakMap() };
+      // `scan` covers the tail's complete lines, which healing leaves as they are.
+      const reason = plain ?? scanLimits(source, limits, scan).breach?.reason;
+      return viewOf(source, reason, stubs, context, limits, open.parse, open.depths);
     },
   };
 }
 
 function viewOf(
   source: string,
-  plain: PlainReason | undefined,
+  reason: PlainReason | undefined,
   stubs: string,
   context: DefinitionContext,
   limits: MarkdownLimits,
-  parse: (markdown: string) => MdastRoot,
+  parse: (markdown: string) => MdastRoot = parseMarkdown,
+  depths?: WeakMap<MdastNodes, number>,
 ): BlockView {
-  const reason = plain ?? overLimit(source, limits)?.reason;
   if (reason) return { source, plain: reason };
   const before = stubs + (context.before === '' ? '' : `${context.before}\n\n`);
   const after = context.after === '' ? '' : `\n\n${context.after}`;
   const tree = parse(before + source + after);
   // The pre-parse check bounds nesting by line prefixes; inline nesting is bounded here.
-  if (depthOf(tree, limits.maxDepth * 4 + 16) > limits.maxDepth * 4 + 16) return { source, plain: 'depth' };
+  const maxTreeDepth = limits.maxDepth * 4 + 16;
+  if (depthOf(tree, maxTreeDepth, depths) > maxTreeDepth) return { source, plain: 'depth' };
   return { source, tree, from: before.length, to: before.length + source.length };
 }
 
