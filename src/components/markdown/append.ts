@@ -51,7 +51,11 @@ export function parseExtending(previous: Parsed | undefined, source: string): Md
   const inside = previous && appendInside(previous, source);
   if (inside) return inside;
   return (
-    (previous && (reparseLastItem(previous, source) ?? reparseLastRows(previous, source))) ?? parseMarkdown(source)
+    (previous &&
+      (reparseLastItem(previous, source) ??
+        reparseLastRows(previous, source) ??
+        reparseAfterClosed(previous, source))) ??
+    parseMarkdown(source)
   );
 }
 
@@ -93,16 +97,19 @@ function reparseLastItem(previous: Parsed, source: string): MdastRoot | undefine
 }
 
 /**
- * `previous.tree` with the last row of the table it ends in (and any row after it) parsed again
- * from `source`, after the table's head alone, or `undefined` when `source` may change more than
- * that. A streamed table grows at its last row, and parsing only that row (with the head and
- * delimiter row, two lines) costs a row instead of the table. Why it is the same tree:
+ * `previous.tree` with the rows of the table it ends in parsed again from its last row on (from
+ * the line after it when that row's line is complete in `previous.source`), after the table's
+ * head alone, or `undefined` when `source` may change more than that. A streamed table grows at
+ * its last row, and parsing only that row (with the head and delimiter row, two lines) costs a
+ * row instead of the table; the rows before it stay the same objects. Why it is the same tree:
  *
  * - A line after a table's delimiter row is a row of it when the line before was (a head or a
  *   row), unless the line is blank or starts another block; nothing else of the rows before is
- *   read. The cells of a row are split and parsed on their own.
+ *   read. The cells of a row are split and parsed on their own, and a complete line is a row
+ *   whatever follows it.
  * - The head decides the columns and their alignment; it is parsed again with the rows.
- * - Link reference and footnote definitions act at a distance, so markdown before the row with
+ * - Only blank text after the rows ends the table and adds nothing (the table as a settled block).
+ * - Link reference and footnote definitions act at a distance, so markdown before the rows with
  *   `]:` in it is parsed again whole.
  */
 function reparseLastRows(previous: Parsed, source: string): MdastRoot | undefined {
@@ -110,29 +117,35 @@ function reparseLastRows(previous: Parsed, source: string): MdastRoot | undefine
   if (table?.type !== 'table' || table.children.length < 2) return undefined;
   const tableStart = table.position?.start.offset;
   const bodyStart = table.children[1]!.position?.start.offset;
-  const start = table.children.at(-1)!.position?.start;
-  if (tableStart === undefined || bodyStart === undefined || start?.offset === undefined) return undefined;
-  const from = lineStart(previous.source, start.offset);
-  const headStart = lineStart(previous.source, tableStart);
-  const rowsStart = lineStart(previous.source, bodyStart);
+  const last = table.children.at(-1)!.position;
+  if (tableStart === undefined || bodyStart === undefined || last?.start.offset === undefined) return undefined;
+  const lineEnd = previous.source.indexOf('\n', last.end.offset);
+  const complete = lineEnd !== -1;
+  const from = complete ? lineEnd + 1 : lineStart(previous.source, last.start.offset);
+  const fromLine = complete ? last.end.line + 1 : last.start.line;
   const before = previous.source.slice(0, from);
   if (before.includes(']:') || !startsWith(source, before)) return undefined;
-  const head = previous.source.slice(headStart, rowsStart);
-  const alone = parseMarkdown(head + source.slice(from));
-  const rows = alone.children[0];
-  if (alone.children.length !== 1 || rows?.type !== 'table' || rows.children.length < 2) return undefined;
-  if (rows.children[1]!.position?.start.offset !== head.length + start.offset - from) return undefined;
-  const added = rows.children.slice(1);
+  const head = previous.source.slice(lineStart(previous.source, tableStart), lineStart(previous.source, bodyStart));
   let headLines = 0;
   for (let index = head.indexOf('\n'); index !== -1; index = head.indexOf('\n', index + 1)) headLines++;
-  for (const row of added) shift(row, start.line - 1 - headLines, from - head.length);
+  const rest = source.slice(from);
+  const alone = parseMarkdown(head + rest);
+  const rows = alone.children[0];
+  if (alone.children.length !== 1 || rows?.type !== 'table') return undefined;
+  const kept = complete ? table.children : table.children.slice(0, -1);
+  if (rows.children.length === 1) {
+    if (!complete || rest.trim() !== '') return undefined;
+    let lines = 0;
+    for (let index = rest.indexOf('\n'); index !== -1; index = rest.indexOf('\n', index + 1)) lines++;
+    const end = { line: fromLine + lines, column: source.length - source.lastIndexOf('\n'), offset: source.length };
+    return { ...previous.tree, position: { start: previous.tree.position!.start, end } };
+  }
+  if (rows.children[1]!.position?.start.line !== headLines + 1) return undefined;
+  const added = rows.children.slice(1);
+  for (const row of added) shift(row, fromLine - 1 - headLines, from - head.length);
   const end = added.at(-1)!.position!.end;
   const children = previous.tree.children.slice(0, -1);
-  children.push({
-    ...table,
-    children: [...table.children.slice(0, -1), ...added],
-    position: { start: table.position!.start, end },
-  });
+  children.push({ ...table, children: [...kept, ...added], position: { start: table.position!.start, end } });
   return { ...previous.tree, children, position: { start: previous.tree.position!.start, end } };
 }
 
@@ -166,18 +179,21 @@ function shift(node: MdastNodes, lines: number, offset: number): void {
 
 /** An opening fence at the start of a line, not indented. */
 const OPENING_FENCE = /^(?:`{3,}|~{3,})/;
+/** An opening fence at the start of a line, up to three spaces in. */
+const INDENTED_FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
 /** A line that closes a fence made of its character, if at least as long. */
 const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 /** What the parser does not keep verbatim in code: carriage returns (line endings) and NUL. */
 const NOT_VERBATIM = /[\r\0]/;
 
 /**
- * `previous.tree` with the open fenced code it ends in grown to the end of `source`, or
- * `undefined`. In a fence, nothing is syntax but a closing fence, a line of its own: when the
- * fence is not indented (so nothing is stripped from its lines) and is not in a container (it
- * starts in the first column), and no line from where `previous.source` ends on closes it, the
- * code is every line after the opening one, verbatim, but for the last line ending (which a
- * closing fence would take). The lines before `previous.source`'s last one are not read again.
+ * `previous.tree` with the open fenced code it ends in grown to the end of `source` (or to the
+ * line that closes it, with what follows parsed on its own), or `undefined`. In a fence, nothing
+ * is syntax but a closing fence, a line of its own: when the fence is not indented (so nothing is
+ * stripped from its lines) and is not in a container (it starts in the first column), the code is
+ * every line after the opening one up to the closing one, verbatim, but for the last line ending
+ * (which belongs to the closing fence). The lines before `previous.source`'s last one are not read
+ * again.
  */
 function appendCode(previous: Parsed, source: string): MdastRoot | undefined {
   const { tree } = previous;
@@ -193,20 +209,33 @@ function appendCode(previous: Parsed, source: string): MdastRoot | undefined {
   if (fence === undefined || contentStart === 0 || from < contentStart) return undefined;
   if (!startsWith(source, from === previous.source.length ? previous.source : previous.source.slice(0, from)))
     return undefined;
-  const rest = source.slice(from);
-  if (NOT_VERBATIM.test(rest)) return undefined;
-  for (const line of rest.split('\n')) {
-    const closing = CLOSING_FENCE.exec(line)?.[1];
-    if (closing && closing[0] === fence[0] && closing.length >= fence.length) return undefined;
+  let line = end.line;
+  let lineStart = from;
+  for (;;) {
+    const lineEnd = source.indexOf('\n', lineStart);
+    const text = source.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+    if (NOT_VERBATIM.test(text)) return undefined;
+    const closing = CLOSING_FENCE.exec(text)?.[1];
+    if (closing && closing[0] === fence[0] && closing.length >= fence.length) {
+      // Closed here: the code ends with this line, and what follows starts afresh.
+      const value = lineStart > contentStart ? source.slice(contentStart, lineStart - 1) : '';
+      const closed = {
+        ...code,
+        value,
+        position: { start, end: { line, column: text.length + 1, offset: lineStart + text.length } },
+      };
+      return withRestParsed(tree, tree.children.length - 1, closed, source, lineEnd, line);
+    }
+    if (lineEnd === -1) break;
+    line++;
+    lineStart = lineEnd + 1;
   }
-  const lineEnd = source.lastIndexOf('\n');
-  let lines = 0;
-  for (let index = rest.indexOf('\n'); index !== -1; index = rest.indexOf('\n', index + 1)) lines++;
+  const lastLine = source.lastIndexOf('\n') + 1;
   const position = {
     start,
-    end: { line: end.line + lines, column: source.length - lineEnd, offset: source.length },
+    end: { line, column: source.length - lastLine + 1, offset: source.length },
   };
-  const value = source.slice(contentStart, lineEnd === source.length - 1 ? -1 : undefined);
+  const value = source.slice(contentStart, lastLine === source.length ? -1 : undefined);
   const children = tree.children.slice(0, -1);
   children.push({ ...code, value, position });
   return {
@@ -214,6 +243,62 @@ function appendCode(previous: Parsed, source: string): MdastRoot | undefined {
     children,
     ...(tree.position ? { position: { start: tree.position.start, end: position.end } } : {}),
   };
+}
+
+/**
+ * `previous.tree` up to its last top-level node that nothing after it can change (a closed fence,
+ * a heading, a thematic break: nothing continues them), with `source` after that node's line
+ * parsed on its own, or `undefined` when `source` may change more than that (it changed the
+ * part before, or holds link reference or footnote definitions, which act at a distance). What
+ * follows a code block that just closed is then parsed, not the code block again.
+ */
+function reparseAfterClosed(previous: Parsed, source: string): MdastRoot | undefined {
+  const { tree } = previous;
+  for (let index = tree.children.length - 1; index >= 0; index--) {
+    const node = tree.children[index]!;
+    const end = node.position?.end;
+    if (end?.offset === undefined) return undefined;
+    if (node.type !== 'heading' && node.type !== 'thematicBreak' && node.type !== 'code') continue;
+    const lineEnd = previous.source.indexOf('\n', end.offset);
+    if (lineEnd === -1) continue;
+    // Only a fenced code block is closed by a line; indented code goes on with indented lines.
+    const start = lineStart(previous.source, node.position!.start.offset!);
+    if (node.type === 'code' && !INDENTED_FENCE.test(previous.source.slice(start, start + 64))) continue;
+    if (!startsWith(source, previous.source.slice(0, lineEnd + 1))) return undefined;
+    return withRestParsed(tree, index, node, source, lineEnd, end.line);
+  }
+  return undefined;
+}
+
+/**
+ * `tree`'s first `count` top-level nodes, then `node`, then what `source` holds after the line
+ * end at `lineEnd` (on line `line`), parsed on its own: what follows a node that nothing can
+ * continue starts a block of its own at the document's top level.
+ */
+function withRestParsed(
+  tree: MdastRoot,
+  count: number,
+  node: MdastRoot['children'][number],
+  source: string,
+  lineEnd: number,
+  line: number,
+): MdastRoot | undefined {
+  const children = tree.children.slice(0, count);
+  children.push(node);
+  let end = node.position!.end;
+  if (lineEnd !== -1) {
+    const rest = source.slice(lineEnd + 1);
+    if (source.includes(']:')) return undefined;
+    const alone = parseMarkdown(rest);
+    for (const child of alone.children) shift(child, line, lineEnd + 1);
+    children.push(...alone.children);
+    end = {
+      line: line + alone.position!.end.line,
+      column: alone.position!.end.column,
+      offset: lineEnd + 1 + alone.position!.end.offset!,
+    };
+  }
+  return { ...tree, children, ...(tree.position ? { position: { start: tree.position.start, end } } : {}) };
 }
 
 /** Letters, digits, spaces, `.` and `,`: characters that start, end or continue almost no syntax. */

@@ -268,7 +268,12 @@ function settle(source: string, previous?: SettleState): { blocks: Omit<SettledB
     previous?.openFence && previous.source.includes('\n')
       ? fenceRunsOn(previous.openFence, added)
       : openFenceRunsToEnd(source);
-  if (state.openFence) return { blocks: [], state };
+  if (state.openFence) {
+    // Its tree is kept up to date while it streams (new lines extend it without a parse), so
+    // that the line closing the fence costs what follows it, not a parse of the whole block.
+    if (previous) state.parsed = { source, tree: parseExtending(previous.parsed, source) };
+    return { blocks: [], state };
+  }
   const parsed = { source, tree: parseExtending(previous?.parsed, source) };
   const children = parsed.tree.children;
   // The last node whose first line is complete closes every node before it. So does one whose
