@@ -15,6 +15,7 @@ import {
 import { depthOf, parseMarkdown } from './parse';
 import { createExtendingParser } from './append';
 import { renderHast, type MarkdownComponents, type RenderOptions } from './render';
+import { createRenderCache, Group, GROUP_SIZE, renderTree, type RenderCache } from './render-tree';
 
 /** Every string `StreamingMarkdown` renders itself. */
 export interface StreamingMarkdownLabels {
@@ -126,22 +127,21 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
     footnoteLabels.size === 0 ? '' : [...footnoteLabels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->\n\n';
 
   const settledViews = trees.views(split.blocks, stubs, anyDefinitions ? tailDefinitions : undefined, resolved);
-  const views = settledViews.slice();
+  let tailView: BlockView | undefined;
   if (tailSource !== '') {
     const context =
       anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
-    views.push(
-      trees.tail(
-        split.cut,
-        tailSource,
-        split.tailPlain,
-        split.tail?.scan,
-        tailSource.includes('[^') ? stubs : '',
-        context,
-        resolved,
-      ),
+    tailView = trees.tail(
+      split.cut,
+      tailSource,
+      split.tailPlain,
+      split.tail?.scan,
+      tailSource.includes('[^') ? stubs : '',
+      context,
+      resolved,
     );
   }
+  const views = tailView ? [...settledViews, tailView] : settledViews;
   const numbering = stubs === '' ? undefined : numberFootnotes(views);
   const block = (view: BlockView, index: number) => (
     <Block
@@ -149,16 +149,14 @@ export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
       view={view}
       footnotes={numbering?.blocks[index] ?? NO_FOOTNOTES}
       options={options}
+      cache={trees.cache}
     />
   );
   // Without footnotes the settled blocks' elements are the same objects from delta to delta,
-  // which React passes over without comparing their props.
-  const settledChildren = numbering ? undefined : trees.elements(settledViews, options, block);
-  const children: ReactNode[] = settledChildren
-    ? tailSource === ''
-      ? settledChildren
-      : [...settledChildren, block(views.at(-1)!, views.length - 1)]
-    : views.map(block);
+  // which React passes over without comparing their props, in groups that it passes over whole.
+  const children: ReactNode[] = numbering
+    ? views.map(block)
+    : trees.children(settledViews, options, block, tailView && block(tailView, settledViews.length));
 
   return (
     <div
@@ -195,10 +193,14 @@ function around(definitions: readonly string[], index: number, tail: string): De
 
 const REFERENCE = /\[\^([^\]\s]+)\](?!:)/g;
 
-/** A block ready to render: its tree (and where its own markdown is in it), or why it is plain. */
+/**
+ * A block ready to render: its tree (and where its own markdown is in it), or why it is plain.
+ * `bare` when the tree is of the block's markdown alone and holds no definition, so that each of
+ * its nodes renders on its own (see `renderTree`).
+ */
 type BlockView =
   | { source: string; plain: PlainReason }
-  | { source: string; plain?: undefined; tree: MdastRoot; from: number; to: number };
+  | { source: string; plain?: undefined; tree: MdastRoot; from: number; to: number; bare: boolean };
 
 function createTrees() {
   const settled = new WeakMap<
@@ -218,8 +220,19 @@ function createTrees() {
         views: BlockView[];
       }
     | undefined;
-  let lastElements: { views: readonly BlockView[]; options: RenderOptions; elements: ReactNode[] } | undefined;
+  let lastChildren:
+    | {
+        views: readonly BlockView[];
+        options: RenderOptions;
+        groups: { items: readonly ReactNode[]; element: ReactNode }[];
+        rest: ReactNode[];
+        key: string;
+      }
+    | undefined;
+  let elements = new WeakMap<BlockView, ReactNode>();
   return {
+    /** What the blocks' renders keep from one render to the next. */
+    cache: createRenderCache(),
     blocks(blocks: readonly SettledBlock[]) {
       if (lastBlocks?.blocks !== blocks) {
         const definitions = blocks.map((block) => block.definitions);
@@ -255,14 +268,43 @@ function createTrees() {
       lastViews = { blocks, stubs, tail, limits, views };
       return views;
     },
-    elements(
+    /**
+     * The settled blocks' elements in groups of `GROUP_SIZE`, the open block's (`tail`) in the
+     * group after the last settled one, where it stays once it settles: React then updates its
+     * DOM in place instead of making it again under another parent.
+     */
+    children(
       views: readonly BlockView[],
       options: RenderOptions,
       make: (view: BlockView, index: number) => ReactNode,
+      tail: ReactNode | undefined,
     ): ReactNode[] {
-      if (lastElements?.views !== views || lastElements.options !== options)
-        lastElements = { views, options, elements: views.map(make) };
-      return lastElements.elements;
+      if (lastChildren?.views !== views || lastChildren.options !== options) {
+        if (lastChildren?.options !== options) elements = new WeakMap();
+        const element = (view: BlockView, index: number) => {
+          let made = elements.get(view);
+          if (made === undefined) elements.set(view, (made = make(view, index)));
+          return made;
+        };
+        const full = views.length - (views.length % GROUP_SIZE);
+        const groups: { items: readonly ReactNode[]; element: ReactNode }[] = [];
+        for (let start = 0; start < full; start += GROUP_SIZE) {
+          const before = lastChildren?.groups[start / GROUP_SIZE];
+          const items = views.slice(start, start + GROUP_SIZE).map((view, offset) => element(view, start + offset));
+          groups.push(
+            before && lastChildren?.options === options && sameItems(before.items, items)
+              ? before
+              : { items, element: <Group key={`g${start}`} items={items} /> },
+          );
+        }
+        const rest = views.slice(full).map((view, offset) => element(view, full + offset));
+        lastChildren = { views, options, groups, rest, key: `g${full}` };
+      }
+      const { groups, rest, key } = lastChildren!;
+      const elementsOfGroups = groups.map((group) => group.element);
+      if (rest.length === 0 && tail === undefined) return elementsOfGroups;
+      elementsOfGroups.push(<Group key={key} items={tail === undefined ? rest : [...rest, tail]} />);
+      return elementsOfGroups;
     },
     settled(block: SettledBlock, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
       let cached = settled.get(block);
@@ -276,13 +318,24 @@ function createTrees() {
       ) {
         return cached.view;
       }
+      // The block that was the open one until now extends the open block's last tree: what it
+      // shares with that tree (a table's rows) is not rendered again when it settles.
+      const wasOpen = open?.cut === block.start ? open : undefined;
       cached = {
         calls: own !== '' || block.source.includes('[^'),
         stubs: own,
         before: context.before,
         after: context.after,
         limits,
-        view: viewOf(block.source, block.plain ?? overLimit(block.source, limits)?.reason, own, context, limits),
+        view: viewOf(
+          block.source,
+          block.plain ?? overLimit(block.source, limits)?.reason,
+          own,
+          context,
+          limits,
+          wasOpen?.parse,
+          wasOpen?.depths,
+        ),
       };
       settled.set(block, cached);
       return cached.view;
@@ -323,7 +376,8 @@ function viewOf(
   // The pre-parse check bounds nesting by line prefixes; inline nesting is bounded here.
   const maxTreeDepth = limits.maxDepth * 4 + 16;
   if (depthOf(tree, maxTreeDepth, depths) > maxTreeDepth) return { source, plain: 'depth' };
-  return { source, tree, from: before.length, to: before.length + source.length };
+  const bare = before === '' && after === '' && !source.includes(']:');
+  return { source, tree, from: before.length, to: before.length + source.length, bare };
 }
 
 /**
@@ -401,6 +455,10 @@ function createSplitter() {
   };
 }
 
+function sameItems(before: readonly ReactNode[], items: readonly ReactNode[]): boolean {
+  return before.length === items.length && before.every((item, index) => item === items[index]);
+}
+
 /** `limit`, or one less when that would split a surrogate pair. */
 function safeCut(text: string, limit: number): number {
   const code = text.charCodeAt(limit - 1);
@@ -411,12 +469,17 @@ interface BlockProps {
   view: BlockView;
   footnotes: BlockFootnotes;
   options: RenderOptions;
+  /** Kept by the component for all its blocks (the same object every render). */
+  cache: RenderCache;
 }
 
 /** One block, rendered again only when its tree, the numbers of its footnotes or the options change. */
 const Block = /*#__PURE__*/ memo(
-  function Block({ view, footnotes, options }: BlockProps): ReactNode {
+  function Block({ view, footnotes, options, cache }: BlockProps): ReactNode {
     if (view.plain) return <Plain source={view.source} reason={view.plain} />;
+    // Node by node, so that a growing table, list or code block renders its new rows, items or
+    // lines, not the ones already shown.
+    if (view.bare && footnotes.key === '') return renderTree(view.tree, options, cache);
     const hast = toHast(view.tree, footnotes.key === '' ? undefined : { handlers: numberedAfter(footnotes) });
     // to-hast ends a tree with references with its footnotes section; the text's own comes last.
     if (footnotes.key !== '' && hast.type === 'root')
