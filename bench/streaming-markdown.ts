@@ -33,9 +33,13 @@
  * How, on machines shared with other work: times are CPU time of this process (another process
  * taking the core does not stretch them, as it stretches wall-clock time); whatever is compared is
  * measured in lockstep (StreamingMarkdown and streamdown take turns on each delta; an early and a
- * late root take turns for last/first, median of three runs; the 100 KB and the 20 KB answer take
- * turns for their ratio), so a machine that gets busier mid-run weighs on both alike. React's
- * build is chosen when React loads, so each build runs in a process of its own.
+ * late root take turns for last/first, median of five runs for StreamingMarkdown; the 100 KB and
+ * the 20 KB answer take turns for their ratio), so a machine that gets busier mid-run weighs on
+ * both alike. Early and late are compared like with like: the mixed answers end with their first
+ * blocks again, so their last 200 deltas stream the text of their first 200, and where early and
+ * late take turns, a full garbage collection runs untimed every 20 deltas (one costs as much as
+ * 50 deltas and would land on either side at random). React's build is chosen when React loads,
+ * so each build runs in a process of its own.
  *
  * @module
  */
@@ -59,6 +63,14 @@ export interface BenchShape {
    * on the text it shows, not on which deltas it rendered before, so the estimate holds.
    */
   streamdownStep: number;
+  /**
+   * The answer ends with its first blocks again (about as many as its first 200 deltas hold), cut
+   * into the same deltas: its last 200 deltas then stream the same text as its first 200, late
+   * in the answer instead of at its start. For answers that mix blocks of every kind, whose
+   * cycle (about 4 KB) is longer than 200 deltas (about 2 KB): otherwise the two would compare a
+   * table with a paragraph, not early with late.
+   */
+  repeatHead?: boolean;
 }
 
 /** The answers streamed, in the order reported. */
@@ -67,8 +79,8 @@ export const BENCH_SHAPES: readonly BenchShape[] = [
   { name: 'table', shape: 'table', bytes: 20_000, deltas: 2_000, streamdownStep: 20 },
   { name: 'sql', shape: 'sql', bytes: 20_000, deltas: 2_000, streamdownStep: 4 },
   { name: 'lists', shape: 'lists', bytes: 20_000, deltas: 2_000, streamdownStep: 10 },
-  { name: 'mixed', shape: 'mixed', bytes: 20_000, deltas: 2_000, streamdownStep: 1 },
-  { name: 'mixed 100 kB', shape: 'mixed', bytes: 100_000, deltas: 10_000, streamdownStep: 10 },
+  { name: 'mixed', shape: 'mixed', bytes: 20_000, deltas: 2_000, streamdownStep: 1, repeatHead: true },
+  { name: 'mixed 100 kB', shape: 'mixed', bytes: 100_000, deltas: 10_000, streamdownStep: 10, repeatHead: true },
 ];
 
 /** The shape whose time per delta the 100 KB answer is compared with, and the 100 KB answer. */
@@ -129,6 +141,19 @@ export interface StreamingMarkdownBenchOptions {
 }
 
 const EDGE = 200;
+/** Deltas between the untimed full garbage collections of `collect`. */
+const COLLECT_EVERY = 20;
+
+/**
+ * A full garbage collection, untimed (when Node runs with `--expose-gc`, as `runInBuild` starts
+ * it). Where early and late deltas are compared, one collection of the whole heap (both roots,
+ * jsdom, the other renderer) costs as much as 50 deltas and lands on whichever side allocates at
+ * that moment: run untimed every few deltas, none does, and what each side allocates still costs
+ * it its young-generation collections.
+ */
+function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
 
 function installDom(): void {
   if (typeof (globalThis as { document?: unknown }).document !== 'undefined') return;
@@ -183,11 +208,22 @@ export async function runStreamingMarkdownBenchmark(
     prefixes: string[];
   }
   const streamOf = (shape: BenchShape): Stream => {
-    const text = generateShape(shape.shape, shape.bytes, seed);
+    const generated = generateShape(shape.shape, shape.bytes, seed);
+    let deltas: string[];
+    if (shape.repeatHead) {
+      // The first blocks up to about 200 deltas' worth of text (10 characters a delta), then the
+      // rest, then those first blocks again, cut the same way.
+      const headEnd = generated.indexOf('\n\n', (generated.length / shape.deltas) * EDGE) + 2;
+      const head = deltasOf(generated.slice(0, headEnd), EDGE, seed);
+      const body = deltasOf(`${generated.slice(headEnd)}\n`, shape.deltas - 2 * EDGE, seed);
+      deltas = [...head, ...body, ...head];
+    } else {
+      deltas = deltasOf(generated, shape.deltas, seed);
+    }
     const prefixes: string[] = [];
     let sum = '';
-    for (const delta of deltasOf(text, shape.deltas, seed)) prefixes.push((sum += delta));
-    return { text, prefixes };
+    for (const delta of deltas) prefixes.push((sum += delta));
+    return { text: sum, prefixes };
   };
 
   /** A root rendering one renderer's view of a stream into the DOM. */
@@ -248,6 +284,7 @@ export async function runStreamingMarkdownBenchmark(
     let last = 0;
     let samples = 0;
     for (let offset = 0; offset < EDGE; offset += step) {
+      if (offset % COLLECT_EVERY === 0) collect();
       if (offset % 2 === 0) {
         first += early.show(offset);
         last += late.show(lateStart + offset);
@@ -290,6 +327,7 @@ export async function runStreamingMarkdownBenchmark(
         smallView.close();
         smallView = mount(renderers.streamingMarkdown, small);
       }
+      if (index % COLLECT_EVERY === 0) collect();
       if (index % 2 === 0) {
         largeSum += largeView.show(index);
         smallSum += smallView.show(smallIndex);
@@ -320,7 +358,7 @@ export async function runStreamingMarkdownBenchmark(
     const streamingMarkdown: RendererResult = {
       totalMs: ours!,
       perDeltaMs: ours! / count,
-      ...measureEdges(stream, 'streamingMarkdown', 1, 3),
+      ...measureEdges(stream, 'streamingMarkdown', 1, 5),
     };
     const streamdown: RendererResult | undefined =
       theirs === undefined
@@ -372,7 +410,7 @@ export function runInBuild(
     `const m = await import(${JSON.stringify(import.meta.url)});` +
     `const result = await m.runStreamingMarkdownBenchmark(${JSON.stringify(options)});` +
     `console.log('\\n' + JSON.stringify(result)); process.exit(0);`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+  const child = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
     encoding: 'utf8',
     env: { ...process.env, NODE_ENV: build },
     stdio: ['ignore', 'pipe', 'inherit'],

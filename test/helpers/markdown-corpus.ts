@@ -222,10 +222,10 @@ export function generateShape(shape: AnswerShape, bytes: number, seed = 1): stri
   };
 
   if (shape === 'prose') return blocksOf(bytes, paragraph);
-  const intro = `${sentence()}\n\n`;
-  if (shape === 'table') return `${intro}${table(undefined, bytes - intro.length)}\n`;
-  if (shape === 'sql') return `${intro}${sql(undefined, bytes - intro.length)}\n`;
-  if (shape === 'lists') return `${intro}${list(undefined, bytes - intro.length)}\n`;
+  // The one-block answers are that block alone, so that any stretch of them is more of it.
+  if (shape === 'table') return `${table(undefined, bytes)}\n`;
+  if (shape === 'sql') return `${sql(undefined, bytes)}\n`;
+  if (shape === 'lists') return `${list(undefined, bytes)}\n`;
 
   // Mixed: the cycle of `generateAnswer` (about 4 KB here), with a 25-row table and 30 lines of SQL.
   let section = 1;
