@@ -36,7 +36,15 @@ const nodeGlobals = Object.fromEntries(
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'storybook-static/', 'coverage/', 'node_modules/', '.vitest-attachments/', 'docs/api/'],
+    ignores: [
+      '**/dist/',
+      'storybook-static/',
+      'coverage/',
+      'node_modules/',
+      '.vitest-attachments/',
+      'docs/api/',
+      '**/.next/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -78,8 +78,24 @@ function copyStyles() {
   };
 }
 
-const code = (format, extension) => ({
-  input: format === 'es' ? { ...input, ...Object.fromEntries(BINS.map((bin) => [bin.name, bin.input])) } : input,
+/**
+ * Every entry is built twice, for the two conditions of `exports`: `dist/` for `production` and
+ * `default` (what Node, edge runtimes, a page without a bundler and production builds load) and
+ * `dist/development/` for `development` (Vite, webpack and Next.js in development), with
+ * `process.env.NODE_ENV` written in as text. So the development details of a problem ("expected
+ * a BCP-47 tag, got ...") reach a developer's console, production bundles carry none, and no file
+ * of the package reads `process`: it runs where there is none.
+ */
+const MODES = {
+  production: { dir: 'dist', bins: true },
+  development: { dir: 'dist/development', bins: false },
+};
+
+const code = (format, extension, mode) => ({
+  input:
+    format === 'es' && MODES[mode].bins
+      ? { ...input, ...Object.fromEntries(BINS.map((bin) => [bin.name, bin.input])) }
+      : input,
   external,
   onwarn,
   plugins: [
@@ -90,14 +106,17 @@ const code = (format, extension) => ({
       // Consumers' bundlers minify; readable dist makes stack traces and audits easy.
       minify: false,
       sourceMap: true,
+      define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
     }),
-    format === 'es' ? copyStyles() : undefined,
+    format === 'es' && mode === 'production' ? copyStyles() : undefined,
   ],
   output: {
-    dir: 'dist',
+    dir: MODES[mode].dir,
     format,
     entryFileNames: `[name].${extension}`,
-    chunkFileNames: `_chunks/[name]-[hash].${extension}`,
+    // Chunks loaded with import() (the chart runtime) in a folder of their own, so size budgets
+    // can tell code loaded on demand from code every import pulls in.
+    chunkFileNames: (chunk) => `${chunk.isDynamicEntry ? '_lazy' : '_chunks'}/[name]-[hash].${extension}`,
     banner,
     sourcemap: true,
     // Named exports only, so `require('@service/react/core').createChatClient` works.
@@ -121,4 +140,11 @@ const types = (extension) => ({
   },
 });
 
-export default [code('es', 'js'), code('cjs', 'cjs'), types('d.ts'), types('d.cts')];
+export default [
+  code('es', 'js', 'production'),
+  code('cjs', 'cjs', 'production'),
+  code('es', 'js', 'development'),
+  code('cjs', 'cjs', 'development'),
+  types('d.ts'),
+  types('d.cts'),
+];

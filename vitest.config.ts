@@ -9,11 +9,16 @@ import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
 import {
   advanceEmulatorClock,
   auditFrameAccessibility,
+  clockedEmulator,
   emulateColorScheme,
+  emulateReducedMotion,
   inspectEmbedFrame,
   mintClockedSession,
   mintEmbedSession,
+  postFromEmbedFrame,
   signDataToken,
+  startRequestLog,
+  stopRequestLog,
 } from './test/browser/commands.ts';
 
 /**
@@ -71,11 +76,16 @@ const REACT_18_INLINE = [
 const browserCommands = {
   mintEmbedSession,
   emulateColorScheme,
+  emulateReducedMotion,
   auditFrameAccessibility,
+  clockedEmulator,
   mintClockedSession,
   advanceEmulatorClock,
   inspectEmbedFrame,
+  postFromEmbedFrame,
   signDataToken,
+  startRequestLog,
+  stopRequestLog,
 };
 
 // A fresh clone has no generated page script (the package has no install script that would make

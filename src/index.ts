@@ -9,7 +9,7 @@
  */
 
 // React layer: provider and hooks
-export { ServiceProvider, useServiceContext, useStore } from './react';
+export { ServiceProvider, useServiceContext, useStore, themeTokens, themeContrastProblems } from './react';
 export type {
   ServiceProviderProps,
   ServiceContextValue,
@@ -19,12 +19,14 @@ export type {
   ChatSettings,
   DataSettings,
   ExternalStore,
+  ThemeTokens,
 } from './react';
 export {
   fetchEmbedSession,
   useEmbed,
   DEFAULT_READY_TIMEOUT_MS,
   DEFAULT_RENEW_AFTER_MS,
+  DEFAULT_RENEWAL_LIMITS,
   EMBED_ERROR_CODES,
 } from './react';
 export type {
@@ -37,7 +39,7 @@ export type {
   EmbedDashboardOptions,
   EmbedErrorInfo,
 } from './react/use-embed';
-export type { EmbedStatus } from './react/embed-controller';
+export type { EmbedStatus, RenewalLimits } from './core/embed-controller';
 
 // Components
 export { EmbeddedDashboard, EmbeddedApp, EmbeddedChat } from './components/embeds/embedded';
@@ -47,9 +49,16 @@ export type {
   EmbeddedChatProps,
   EmbedFrameProps,
 } from './components/embeds/embedded';
-export { EmbedPlaceholder, EmbedErrorState, EmbedRetryButton, embedLabels } from './components/embeds/parts';
+export {
+  EmbedPlaceholder,
+  EmbedErrorState,
+  EmbedRetryButton,
+  embedLabels,
+  describeEmbedError,
+} from './components/embeds/parts';
 export type {
   EmbedLabels,
+  EmbedErrorDescription,
   EmbedPlaceholderProps,
   EmbedErrorStateProps,
   EmbedRetryButtonProps,
@@ -60,8 +69,16 @@ export {
   ResultChart,
   DEFAULT_SQL_TOOL_LABELS,
   DEFAULT_MAX_TABLE_ROWS,
+  DEFAULT_CHART_LIMITS,
 } from './components/results';
-export type { SqlToolViewProps, ResultTableProps, ResultChartProps, SqlToolLabels } from './components/results';
+export type {
+  SqlToolViewProps,
+  ResultTableProps,
+  ResultChartProps,
+  SqlToolLabels,
+  ChartLimits,
+  ColumnFormats,
+} from './components/results';
 
 export { StreamingMarkdown, DEFAULT_MARKDOWN_LABELS, DEFAULT_MARKDOWN_LIMITS } from './components/markdown';
 export type { StreamingMarkdownProps } from './components/markdown';
@@ -72,6 +89,9 @@ export type {
   StreamingMarkdownLabels,
 } from './components/markdown';
 export type { ResultColumn } from './core/result-data';
+// Values of query results as people read them (the result table's formatting, for views of your own).
+export { formatValue, describeColumn, humanizeName, columnTitle, pluralForm } from './core/format-value';
+export type { FormatColumn, ValueFormat, TemporalGranularity, PluralForms } from './core/format-value';
 export { useAgentChat } from './react';
 export type { UseAgentChatOptions, UseAgentChatResult } from './react';
 

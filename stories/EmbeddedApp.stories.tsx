@@ -22,4 +22,6 @@ const states = surfaceStates((props) => <EmbeddedApp deploymentId={1} {...props}
 export const Ready: Story = states.Ready as Story;
 export const Loading: Story = states.Loading as Story;
 export const ErrorWithRetry: Story = states.ErrorWithRetry as Story;
+export const ErrorWithoutRetry: Story = states.ErrorWithoutRetry as Story;
 export const Renewal: Story = states.Renewal as Story;
+export const RenewalByReload: Story = states.RenewalByReload as Story;

@@ -4,7 +4,8 @@ import { becomesReady, embedArgs, embedArgTypes, surfaceStates } from './embed-s
 
 // A published dashboard of the emulator (`sales-overview`), signed-embedded through the
 // partner's session route. `Playground` takes its props from the controls; each other story is
-// one state: ready, loading, error with retry, renewal.
+// one state: ready, loading (the skeleton), error with and without retry,
+// renewal in place, renewal by reload.
 const meta = {
   title: 'Embeds/EmbeddedDashboard',
   component: EmbeddedDashboard,
@@ -29,4 +30,6 @@ const states = surfaceStates((props) => <EmbeddedDashboard publicId="sales-overv
 export const Ready: Story = states.Ready as Story;
 export const Loading: Story = states.Loading as Story;
 export const ErrorWithRetry: Story = states.ErrorWithRetry as Story;
+export const ErrorWithoutRetry: Story = states.ErrorWithoutRetry as Story;
 export const Renewal: Story = states.Renewal as Story;
+export const RenewalByReload: Story = states.RenewalByReload as Story;

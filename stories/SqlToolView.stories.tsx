@@ -48,7 +48,7 @@ export const Table: Story = {
   play: async ({ canvasElement }) => {
     const table = within(canvasElement.querySelector<HTMLElement>('[data-part="result-table"]')!);
     await expect(table.getAllByRole('row')).toHaveLength(resultRows('revenueByRegion').length + 1);
-    await expect(table.getByRole('columnheader', { name: 'revenue' })).toHaveAttribute('data-kind', 'number');
+    await expect(table.getByRole('columnheader', { name: 'Revenue' })).toHaveAttribute('data-kind', 'number');
   },
 };
 
@@ -120,10 +120,11 @@ export const LegacyShape: Story = {
   },
   play: async ({ canvasElement }) => {
     const table = within(canvasElement.querySelector<HTMLElement>('[data-part="result-table"]')!);
+    // Member names read as titles (the view is the table's subject).
     await expect(table.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
-      'orders.region',
-      'orders.total_revenue',
-      'orders.count',
+      'Region',
+      'Total revenue',
+      'Count',
     ]);
   },
 };
@@ -241,5 +242,65 @@ export const LiveFromEmulator: Story = {
     await expect(canvas.getByText('Showing 100 of 120 rows')).toBeInTheDocument();
     await userEvent.click(canvas.getByRole('button', { name: 'Load all 120 rows' }));
     await waitFor(() => expect(canvas.getByText('120 rows')).toBeInTheDocument(), { timeout: 20_000 });
+  },
+};
+
+/** The SQL opened: highlighted once the tokenizer has loaded (classes and tokens, no inline styles). */
+export const HighlightedSql: Story = {
+  args: { call: sqlToolCall('revenueByMonth'), defaultView: 'table' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByText('SQL'));
+    const code = canvasElement.querySelector<HTMLElement>('[data-part="sql"] code')!;
+    await waitFor(() => expect(code).toHaveAttribute('data-state', 'highlighted'), { timeout: 10_000 });
+    await expect(code.querySelector('.service-sql-keyword')).toHaveTextContent('SELECT');
+  },
+};
+
+/** A table in another locale with the data model's titles: German numbers and months, "Gesamtumsatz" from the metadata tool. */
+export const LocaleAndTitles: Story = {
+  args: {
+    call: sqlToolCall('revenueByMonth'),
+    defaultView: 'table',
+    locale: 'de-DE',
+    metadata: [
+      {
+        searchQuery: 'revenue',
+        cubes: [
+          {
+            name: 'orders',
+            type: 'view',
+            title: 'Orders',
+            members: [{ name: 'orders.total_revenue', title: 'Gesamtumsatz', type: 'number' }],
+          },
+        ],
+      },
+    ],
+  },
+  play: async ({ canvasElement }) => {
+    const table = within(canvasElement.querySelector<HTMLElement>('[data-part="result-table"]')!);
+    await expect(table.getByRole('columnheader', { name: 'Gesamtumsatz' })).toBeInTheDocument();
+    await expect(table.getByText('Jan. 2025')).toBeInTheDocument();
+    await expect(table.getByText('12 rows')).toBeInTheDocument();
+  },
+};
+
+/** A hostile chart spec past a limit (a sequence of 50 million values flattened): the error card, and the table still works. */
+export const ChartPastALimit: Story = {
+  args: {
+    call: editedSqlToolCall('ordersByStatus', ({ input, result }) => {
+      input.vegaSpec = result.vegaSpec = JSON.stringify({
+        mark: 'bar',
+        transform: [{ calculate: 'sequence(0, 50000000)', as: 'n' }, { flatten: ['n'] }],
+        encoding: { x: { field: 'status', type: 'nominal' }, y: { field: 'orders', type: 'quantitative' } },
+      });
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    const chart = canvasElement.querySelector<HTMLElement>('[data-part="chart"]')!;
+    await waitFor(() => expect(chart).toHaveAttribute('data-state', 'error'), { timeout: 20_000 });
+    await expect(within(chart).getByRole('alert')).toHaveTextContent(/more than 100000 values/);
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'Table' }));
+    await expect(canvasElement.querySelector('[data-part="result-table"]')).not.toBeNull();
   },
 };

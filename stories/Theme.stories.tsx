@@ -6,6 +6,8 @@ import stylesheet from '../src/styles.css?raw';
 /** Every token `styles.css` declares, in the order it declares them. */
 const declarations = stylesheet.replace(/\/\*[\s\S]*?\*\//g, '');
 const TOKENS = [...new Set(declarations.match(/--service-[a-z0-9-]+(?=\s*:)/g) ?? [])];
+/** Tokens unset by default (`initial`) that a theme or the partner sets: the chat's surfaces, the charts' brand. */
+const UNSET = new Set(declarations.match(/--service-[a-z0-9-]+(?=\s*:\s*initial\s*;)/g) ?? []);
 const COLOR_TOKENS = TOKENS.filter((token) => token.startsWith('--service-color-'));
 const OTHER_TOKENS = TOKENS.filter((token) => !token.startsWith('--service-color-'));
 
@@ -178,13 +180,18 @@ export const DesignTokens: Story = {
     const light = panel('light');
     const dark = panel('dark');
 
+    await step('the tokens a theme sets are unset until it does', async () => {
+      for (const token of UNSET) await expect(light.getPropertyValue(token).trim(), token).toBe('');
+    });
+
     await step('the stylesheet declares colour and layout tokens', async () => {
       await expect(COLOR_TOKENS.length).toBeGreaterThan(10);
       await expect(OTHER_TOKENS.length).toBeGreaterThan(5);
     });
 
-    await step('every token resolves in both themes', async () => {
-      for (const token of TOKENS) {
+    await step('every token resolves in both themes, but those a theme sets', async () => {
+      await expect(UNSET.size).toBe(5);
+      for (const token of TOKENS.filter((name) => !UNSET.has(name))) {
         await expect(light.getPropertyValue(token).trim(), `${token} (light)`).not.toBe('');
         await expect(dark.getPropertyValue(token).trim(), `${token} (dark)`).not.toBe('');
       }

@@ -182,14 +182,15 @@ function Logged({
 }
 
 /**
- * The four states of a surface against the live emulator: ready, loading (a session that has not
- * come yet), error with retry (the first session request fails), and renewal (a short session
- * lifetime, renewed while the story runs).
+ * The states of a surface against the live emulator: ready, loading (a session that has not come
+ * yet: the skeleton), error with retry (the first session request fails), error without retry (a
+ * setup error the viewer cannot fix), renewal in place (a short session lifetime, renewed while
+ * the story runs without a reload), and renewal by reload (the page refuses the new session).
  */
 export function surfaceStates(
   render: (props: SurfaceProps) => ReactNode,
   readyEvent: string,
-): Record<'Ready' | 'Loading' | 'ErrorWithRetry' | 'Renewal', StoryObj> {
+): Record<'Ready' | 'Loading' | 'ErrorWithRetry' | 'ErrorWithoutRetry' | 'Renewal' | 'RenewalByReload', StoryObj> {
   return {
     Ready: {
       render: (args) => <Logged render={render} args={args} />,
@@ -207,6 +208,11 @@ export function surfaceStates(
       play: async ({ canvasElement }) => {
         expect(stateOf(canvasElement)).toBe('loading');
         await expect(canvasElement.querySelector('[data-part="placeholder"]')).toBeVisible();
+        // The skeleton fills the embed, so nothing moves when the page appears.
+        const root = canvasElement.querySelector('[data-service-embed]')!.getBoundingClientRect();
+        const skeleton = canvasElement.querySelector('[data-part="skeleton"]')!.getBoundingClientRect();
+        expect(skeleton.width).toBeGreaterThan(root.width - 40);
+        expect(skeleton.height).toBeGreaterThan(root.height - 40);
       },
     },
     ErrorWithRetry: {
@@ -229,11 +235,58 @@ export function surfaceStates(
         await waitFor(() => expect(stateOf(canvasElement)).toBe('ready'), { timeout: 15_000 });
       },
     },
+    ErrorWithoutRetry: {
+      render: (args) => (
+        <SessionOverride wrap={() => () => Promise.resolve('')}>
+          <Logged render={render} args={args} />
+        </SessionOverride>
+      ),
+      play: async ({ canvasElement }) => {
+        await waitFor(() => expect(stateOf(canvasElement)).toBe('error'), { timeout: 15_000 });
+        await expect(canvasElement.querySelector('[data-part="error-message"]')).toHaveTextContent(
+          'It is not set up correctly.',
+        );
+        await expect(canvasElement.querySelector('[data-part="retry"]')).toBeNull();
+      },
+    },
     Renewal: {
       render: (args) => <Logged render={render} args={args} extra={{ renewAfterMs: 4000 }} />,
       play: async ({ canvasElement }) => {
+        await waitFor(() => expect(stateOf(canvasElement)).toBe('ready'), { timeout: 15_000 });
+        const iframe = canvasElement.querySelector('iframe')!;
+        const src = iframe.src;
         await waitFor(() => expect(logText(canvasElement)).toContain('session renewed'), { timeout: 20_000 });
+        // Renewed in place: the same page, never hidden.
         expect(stateOf(canvasElement)).toBe('ready');
+        expect(iframe.src).toBe(src);
+      },
+    },
+    RenewalByReload: {
+      render: (args) => (
+        <SessionOverride
+          wrap={(route) => {
+            // The renewal hands the page its first session again, which it must refuse as used:
+            // the embed then reloads with a fresh one (data-state renewing, then ready).
+            let first: Promise<string> | undefined;
+            let calls = 0;
+            return (request, options) => {
+              calls += 1;
+              if (calls === 1) return (first = route(request, options));
+              return calls === 2 && first ? first : route(request, options);
+            };
+          }}
+        >
+          <Logged render={render} args={args} extra={{ renewAfterMs: 4000 }} />
+        </SessionOverride>
+      ),
+      play: async ({ canvasElement }) => {
+        await waitFor(() => expect(stateOf(canvasElement)).toBe('ready'), { timeout: 15_000 });
+        const iframe = canvasElement.querySelector('iframe')!;
+        const src = iframe.src;
+        await waitFor(() => expect(logText(canvasElement)).toContain('session renewed'), { timeout: 20_000 });
+        expect(logText(canvasElement)).toContain('already been used');
+        expect(stateOf(canvasElement)).toBe('ready');
+        expect(iframe.src).not.toBe(src);
       },
     },
   };

@@ -79,7 +79,12 @@ export type ChatAuth =
       token: string | (() => string | Promise<string>);
     };
 
-/** Tuning of the automatic resubscription after a dropped connection. */
+/**
+ * Tuning of the automatic resubscription after a dropped connection. Resends of one run of drops
+ * wait longer and longer whether or not each brought new lines, so a service that sends a line
+ * and drops the connection again cannot make the client reconnect in a loop; the run ends when a
+ * connection stays open {@link ResubscribeOptions.healthyMs}. Defaults: {@link DEFAULT_RESUBSCRIBE}.
+ */
 export interface ResubscribeOptions {
   /**
    * How many resends in a row may fail to bring anything new before the stream gives up with a
@@ -87,15 +92,34 @@ export interface ResubscribeOptions {
    * long answer survives several short outages. Default 3.
    */
   retries?: number;
-  /** Delay before the first resend, doubled for each further one. Default 500 ms. */
+  /**
+   * Step of the first resend of a run, doubled for each further one up to `maxDelayMs`. Each wait
+   * is drawn between half its step and the whole step ("equal jitter"), so clients dropped
+   * together do not come back together. Default 500 ms.
+   */
   baseDelayMs?: number;
-  /** Upper bound of one delay. Default 8000 ms. */
+  /** Largest step, so at most this long between two resends. Default 10,000 ms. */
   maxDelayMs?: number;
+  /**
+   * Longest run of resends, in milliseconds from the drop that started it: a resend that would
+   * leave later is not made, and the stream fails with a {@link ConnectionLostError} instead.
+   * Default 60,000 ms (at most 10 to 15 resends with the default steps).
+   */
+  budgetMs?: number;
+  /**
+   * How long a connection must stay open for its drop to start a new run (first step, fresh
+   * budget) instead of continuing the current one. Default 10,000 ms.
+   */
+  healthyMs?: number;
 }
 
 /** What {@link ChatClientOptions.onResubscribe} is told before each resend. */
 export interface ResubscribeEvent {
-  /** 1 for the first resend after a failure, counting up while resends bring nothing new. */
+  /**
+   * 1 for the first resend after a drop, counting up with each resend of the same run of drops
+   * (whether or not they brought new lines); a connection that stayed open `healthyMs` starts a
+   * new run.
+   */
   attempt: number;
   /** How long the client waits before it resends. */
   delayMs: number;
@@ -147,6 +171,15 @@ export interface ChatClientOptions {
   /** Called before each resend, for example to show "reconnecting" in a UI. */
   onResubscribe?: (event: ResubscribeEvent) => void;
   /**
+   * After `__usage__` (the last line) the client goes on reading the body, in the background, until
+   * it ends, which the service does right after that line: a response read to its end is a
+   * completed request, whereas cancelling it would make the browser list every successful answer
+   * as a cancelled one (DevTools shows them in red). A body still open after this many
+   * milliseconds (a proxy that holds the connection) is cancelled. The iterator itself ends right
+   * after `__usage__`, whatever this is. Default {@link DEFAULT_BODY_END_TIMEOUT_MS} (5 s).
+   */
+  bodyEndTimeoutMs?: number;
+  /**
    * Silences the warning printed when an API key is used where a `document` exists. Only for a
    * page that never reaches real users (a local demo against the emulator). Default `false`.
    */
@@ -192,7 +225,8 @@ export interface ChatClient {
    *
    * When the connection drops before that end, or the service sends `__suspended__` (never
    * yielded), the same body (same `messageId`, plus the `chatId` of `__cutoff__`) is sent again
-   * after a backoff, and what the service replays is not yielded a second time (see
+   * after a wait that doubles over a run of drops, new lines or not, for at most a minute (see
+   * {@link ResubscribeOptions}), and what the service replays is not yielded a second time (see
    * {@link createReplayFilter} for how, and its limits). Only when the thread is known: without a
    * `chatId` (none in the request, no `__cutoff__` seen yet) a resend would open a second thread,
    * so the stream fails instead. An HTTP error answer is never resent, except 502/503/504 while
@@ -201,7 +235,8 @@ export interface ChatClient {
    * Throws (from the iterator): {@link ServiceConfigError} (no `sessionSettings` with an API key),
    * {@link ServiceValidationError} (invalid request), {@link ServiceHttpError} (400, 404, 5xx...),
    * {@link ServiceAuthError} (JSON-RPC error in the body, 401, 403), {@link StreamingInProgressError},
-   * {@link ServiceStreamError} (an `{"error"}` line), {@link ConnectionLostError} (could not resume),
+   * {@link ServiceStreamError} (an `{"error"}` line), {@link ConnectionLostError} (could not resume:
+   * nothing new after `retries` resends, or the run of resends passed `budgetMs`),
    * {@link ServiceAbortError} (the caller's `signal`). Lines yielded before an error stay yielded.
    */
   stream(request: ChatRequest, options?: ChatStreamOptions): AsyncGenerator<ChatStreamLine, void, undefined>;
@@ -214,18 +249,53 @@ export interface ChatClient {
   abort(chatId: string, options?: ChatAbortOptions): Promise<void>;
 }
 
-/** Defaults of {@link ResubscribeOptions}. */
+/**
+ * Defaults of {@link ResubscribeOptions}: waits of about 0.5, 1, 2, 4, 8 and then 10 s, for at
+ * most 60 s from the first drop of a run; 3 fruitless resends in a row end it sooner.
+ */
 export const DEFAULT_RESUBSCRIBE: Readonly<Required<ResubscribeOptions>> = {
   retries: 3,
   baseDelayMs: 500,
-  maxDelayMs: 8000,
+  maxDelayMs: 10_000,
+  budgetMs: 60_000,
+  healthyMs: 10_000,
 };
+
+/** Default of {@link ChatClientOptions.bodyEndTimeoutMs}: how long a body may stay open after `__usage__`. */
+export const DEFAULT_BODY_END_TIMEOUT_MS = 5_000;
 
 /** The `Accept` header of chat requests: the service serves NDJSON under any of these types. */
 const ACCEPT = 'application/x-ndjson, application/json, text/plain';
 
 /** Statuses a proxy answers while the service restarts; worth another try only while resubscribing. */
 const TRANSIENT_STATUSES = [502, 503, 504];
+
+/**
+ * Reads what is left of a body after its last line, in the background, so that the request
+ * completes rather than being cancelled; then, or after `timeoutMs` if the body is still open,
+ * calls `release`, whose abort cancels whatever is left. Whatever comes after `__usage__` is not
+ * part of the answer and is dropped.
+ */
+function finishBody(
+  lines: AsyncGenerator<unknown>,
+  release: (options?: { finished?: boolean }) => void,
+  timeoutMs: number,
+): void {
+  const timer = setTimeout(release, timeoutMs);
+  void (async () => {
+    let finished = false;
+    try {
+      while (!(await lines.next()).done);
+      finished = true;
+    } catch {
+      // A body that breaks after the last line changes nothing: the answer is complete.
+    } finally {
+      clearTimeout(timer);
+      release({ finished });
+      await lines.return(undefined).catch(() => {});
+    }
+  })();
+}
 
 /** Throws the typed error of a `sessionSettings` that breaks a rule of 2.8. */
 function checkSessionSettings(settings: unknown): void {
@@ -381,6 +451,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const hasKey = 'apiKey' in credential;
   const hasToken = 'token' in credential;
   const resubscribe = options.resubscribe === false ? false : withDefaults(DEFAULT_RESUBSCRIBE, options.resubscribe);
+  const bodyEndTimeoutMs = options.bodyEndTimeoutMs ?? DEFAULT_BODY_END_TIMEOUT_MS;
   checkOptions('createChatClient', [
     [isFilled(url), 'url: must be `{ai_url}` or your proxy route'],
     // The service would silently prefer Authorization (5.6): refuse instead of sending two identities.
@@ -392,9 +463,13 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     ],
     [!resubscribe || isAmount(resubscribe.retries, 0, true), 'resubscribe.retries: must be an integer of 0 or more'],
     [
-      !resubscribe || (isAmount(resubscribe.baseDelayMs) && isAmount(resubscribe.maxDelayMs)),
+      !resubscribe ||
+        [resubscribe.baseDelayMs, resubscribe.maxDelayMs, resubscribe.budgetMs, resubscribe.healthyMs].every((ms) =>
+          isAmount(ms),
+        ),
       'resubscribe delays: must be numbers of 0 or more',
     ],
+    [isAmount(bodyEndTimeoutMs), 'bodyEndTimeoutMs: must be a number of milliseconds, 0 or more'],
   ]);
   const defaultSettings = hasKey ? options.sessionSettings : undefined;
   if (defaultSettings !== undefined) checkSessionSettings(defaultSettings);
@@ -456,11 +531,19 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     let body = prepare(request);
 
     const { signal, release } = followSignal(callerSignal);
+    /** Set when the end of the body is left to {@link finishBody}, which releases the signal then. */
+    let finishing = false;
+    /** Set when the last response was read to its end, which needs no abort to close it. */
+    let finished = false;
     const filter = createReplayFilter();
     let chatId = body.chatId;
     let cutoffYielded = false;
     let started = false;
+    /** Resends in a row whose connection brought nothing new. */
     let failures = 0;
+    /** Resends of the current run of drops, and when its first drop happened. */
+    let attempt = 0;
+    let runStart = 0;
 
     try {
       for (let connection = 0; ; connection += 1) {
@@ -469,6 +552,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         let reason: ResubscribeEvent['reason'] = 'connection_lost';
         let cause: unknown;
         let progressed = false;
+        /** When this connection's answer arrived; `undefined` when there was none. */
+        let openedAt: number | undefined;
 
         const requestHeaders = await headers();
         checkAborted();
@@ -490,6 +575,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         } else if (response) {
           if (!response.body) throw new ServiceConfigError('This `fetch` gave no body to stream');
           started = true;
+          openedAt = Date.now();
+          finished = false;
           const lines = readNdjson(response.body, { signal, onMalformedLine, maxLineBytes: options.maxLineBytes });
           let sawAborted = false;
           try {
@@ -507,6 +594,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                 break;
               }
               if (next.done) {
+                finished = true;
                 if (sawAborted) return;
                 cause = new Error('The chat stream ended before __usage__');
                 break;
@@ -544,6 +632,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                   continue;
                 }
                 case 'usage':
+                  // Set first: a consumer that stops at this line ends the generator inside `yield`.
+                  finishing = true;
                   yield classified.line;
                   return;
                 case 'aborted':
@@ -563,7 +653,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
               break; // only `suspended` gets here
             }
           } finally {
-            await lines.return(undefined);
+            if (finishing) finishBody(lines, release, bodyEndTimeoutMs);
+            else await lines.return(undefined);
           }
         }
 
@@ -589,10 +680,24 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           throw lost(`The chat stream broke off; ${failures} resends brought nothing new`, failures);
         }
         failures += 1;
+        // The run goes on whatever this connection brought, unless it stayed open long enough.
+        const now = Date.now();
+        if (attempt === 0 || (openedAt !== undefined && now - openedAt >= resubscribe.healthyMs)) {
+          attempt = 0;
+          runStart = now;
+        }
+        attempt += 1;
         // "Equal jitter": never less than half the step, so retries stay spaced.
-        const step = backoff(failures, resubscribe.baseDelayMs, resubscribe.maxDelayMs);
+        const step = backoff(attempt, resubscribe.baseDelayMs, resubscribe.maxDelayMs);
         const delayMs = Math.round(step / 2 + Math.random() * (step / 2));
-        onResubscribe?.({ attempt: failures, delayMs, reason, chatId, cause });
+        if (now + delayMs - runStart > resubscribe.budgetMs) {
+          throw lost(
+            `The chat stream kept breaking off: no resend after ${attempt - 1} in ${now - runStart} ms ` +
+              `(resubscribe.budgetMs is ${resubscribe.budgetMs})`,
+            attempt - 1,
+          );
+        }
+        onResubscribe?.({ attempt, delayMs, reason, chatId, cause });
         await sleep(delayMs, signal, 'The chat stream');
         checkAborted();
         // The same body, so the service resubscribes us to the same stream (3); the chatId of
@@ -601,7 +706,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       }
     } finally {
       // Leaving early (break, return, error) must not leave the connection open.
-      release();
+      if (!finishing) release({ finished });
     }
   }
 

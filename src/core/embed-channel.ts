@@ -26,13 +26,29 @@ export interface EmbedRejection {
   data: unknown;
 }
 
+/**
+ * An iframe element: `HTMLIFrameElement` wherever the DOM library is loaded (every browser
+ * project). Spelled through `globalThis` so that core's declarations also type-check where it is
+ * not (a Node server that imports core, the server or the emulator entry, checked with
+ * `skipLibCheck: false`); there no iframe exists and this is `never`.
+ */
+export type EmbedIframe = typeof globalThis extends {
+  /** The DOM library's iframe constructor. */
+  HTMLIFrameElement: {
+    /** Its prototype, typed as the element itself. */
+    prototype: infer Element;
+  };
+}
+  ? Element
+  : never;
+
 /** Options of {@link createEmbedChannel}. */
 export interface EmbedChannelOptions {
   /**
    * The embed iframe. Create the channel before giving the iframe its `src`, so its `ready`
    * cannot arrive before the channel listens.
    */
-  iframe: HTMLIFrameElement;
+  iframe: EmbedIframe;
   /** The tenant host `{base_url}`; its origin is the only one trusted and the target of every action. */
   tenantUrl: string;
   /**

@@ -67,7 +67,13 @@ export type {
 } from './protocol/tools';
 
 // Protocol: what the browser and the host's own routes (session route, chat proxy) exchange
-export type { EmbedSessionBrowserRequest, BrowserChatRequest, HandlerErrorBody } from './protocol/host-routes';
+export type {
+  EmbedSessionBrowserRequest,
+  EmbedSessionRequest,
+  GetEmbedSession,
+  BrowserChatRequest,
+  HandlerErrorBody,
+} from './protocol/host-routes';
 
 // Protocol: embed messaging, the host's side (the embed's side is for the emulator and testing)
 export {
@@ -95,6 +101,7 @@ export type {
   AiQueryStatus,
   AiQueryPayload,
   ErrorPayload,
+  SessionExpiringPayload,
   EmbedEventPayloads,
   EmbedEventType,
   EmbedEventOf,
@@ -200,11 +207,11 @@ export type {
 } from './protocol/data';
 
 // NDJSON
-export { readNdjson } from './ndjson';
+export { readNdjson, DEFAULT_NDJSON_SLICE_MS } from './ndjson';
 export type { ReadNdjsonOptions } from './ndjson';
 
 // Chat client
-export { createChatClient, createReplayFilter } from './chat-client';
+export { createChatClient, createReplayFilter, DEFAULT_BODY_END_TIMEOUT_MS, DEFAULT_RESUBSCRIBE } from './chat-client';
 export type {
   ChatAuth,
   ResubscribeOptions,
@@ -242,8 +249,28 @@ export type { ScheduleNotify } from './store';
 
 // Embedding
 export { createEmbedChannel } from './embed-channel';
-export type { EmbedRejection, EmbedChannelOptions, EmbedChannel } from './embed-channel';
+export type { EmbedRejection, EmbedChannelOptions, EmbedChannel, EmbedIframe } from './embed-channel';
 export { tenantOrigin, buildEmbedUrl, buildFilterUrlParameter } from './embed-url';
+// "Ask about this": a drilldown and the dashboard's filters as a question for the chat
+export { drilldownQuestion, describeFilters } from './embed-questions';
+export type { DrilldownQuestionParts, DrilldownQuestionOptions } from './embed-questions';
+// Embed controller: one iframe's life (session per load, ready timeout, queue, view state,
+// renewal), which `useEmbed` and non-React hosts share
+export {
+  createEmbedController,
+  EMBED_ERROR_CODES,
+  DEFAULT_READY_TIMEOUT_MS,
+  DEFAULT_RENEW_AFTER_MS,
+  DEFAULT_RENEWAL_LIMITS,
+} from './embed-controller';
+export type {
+  RenewalLimits,
+  EmbedStatus,
+  EmbedSnapshot,
+  EmbedViewState,
+  EmbedControllerOptions,
+  EmbedController,
+} from './embed-controller';
 export type {
   EmbedFilterScalar,
   EmbedFilterOperator,

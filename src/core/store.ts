@@ -1,14 +1,23 @@
 /**
- * The one small subscribable base of the core's stores (thread store, chat controller): listeners
- * in a `Set`, a bound `subscribe` returning its unsubscribe (ready for `useSyncExternalStore`),
- * and batched notification through a scheduler that can be swapped (the animation frame while
- * tokens stream). Internal: each store exposes only `subscribe`.
+ * The one small subscribable base of the core's stores (thread store, chat controller, embed
+ * controller, the emulator page's chat): listeners in a `Set`, a bound `subscribe` returning its
+ * unsubscribe (ready for `useSyncExternalStore`), and, on top of it, batched notification through
+ * a scheduler that can be swapped (the animation frame while tokens stream). Internal: each store
+ * exposes only `subscribe`. No other listener set exists in `src/` (a test checks).
  *
  * @module
  */
 
 /** Runs a notification; the default runs it at once. */
 export type ScheduleNotify = (notify: () => void) => void;
+
+/** What {@link createSubscribable} gives a store: its listeners, without batching. */
+export interface Subscribable {
+  /** Adds `listener`; returns its unsubscribe. Bound. */
+  subscribe(listener: () => void): () => void;
+  /** Calls every listener now, in the order they subscribed. */
+  notify(): void;
+}
 
 /** What {@link createNotifier} gives a store. */
 export interface Notifier {
@@ -27,18 +36,37 @@ export interface Notifier {
 const runNow: ScheduleNotify = (notify) => notify();
 
 /**
+ * Creates the listener set of one store, for a store that changes at most once per event and so
+ * needs no batching (the embed controller, whose bundle is the smallest the library ships).
+ */
+export function createSubscribable(): Subscribable {
+  const listeners = new Set<() => void>();
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    notify() {
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
+/**
  * Creates the listener set and batching of one store. At most one notification is scheduled at a
  * time: changes made before a scheduled one runs ride along with it.
  */
 export function createNotifier(scheduleNotify: ScheduleNotify = runNow): Notifier {
-  const listeners = new Set<() => void>();
+  const { subscribe, notify: tell } = createSubscribable();
   let depth = 0;
   let pending = false;
   let scheduled = false;
 
   function notify(): void {
     scheduled = false;
-    for (const listener of listeners) listener();
+    tell();
   }
 
   function flush(): void {
@@ -61,12 +89,7 @@ export function createNotifier(scheduleNotify: ScheduleNotify = runNow): Notifie
   return {
     hold,
     release,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe,
     changed() {
       pending = true;
       flush();

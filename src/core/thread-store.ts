@@ -335,7 +335,10 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
   }
 
   function applyMessage(line: StreamMessage): void {
-    if (isSentinelId(line.id)) return onInvalidLine?.(line, `${line.id}: unknown sentinel, not a chat message`);
+    // The `__name__` form is reserved for sentinels, but a tool call's id is the agent's to choose
+    // (`__proto__` included): a line that carries a tool call is one, whatever its id.
+    if (isSentinelId(line.id) && !line.toolCall)
+      return onInvalidLine?.(line, `${line.id}: unknown sentinel, not a chat message`);
     if (status === 'idle' || status === 'submitted') setStatus('streaming');
     let entry = byId.get(line.id);
     const previous = entry?.message;

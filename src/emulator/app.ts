@@ -29,7 +29,7 @@ import { managementFeature } from './features/management';
 import { sessionsFeature } from './features/sessions';
 import { corsMiddleware, handleError, jsonResponse } from './http';
 import { SWEEP_INTERVAL_MS, createState, sweepExpired } from './state';
-import { WORLD } from './world';
+import { MAX_QUERY_BYTES, MAX_QUERY_ROWS, WORLD } from './world';
 
 /** The features, mounted in this order. */
 export const FEATURES: readonly EmulatorFeature[] = [
@@ -76,6 +76,16 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedEmulatorO
       `startEmulator: queryTimeoutMs must be a positive number of milliseconds (got ${String(queryTimeoutMs)})`,
     );
   }
+  const maxQueryRows = options.maxQueryRows ?? MAX_QUERY_ROWS;
+  const maxQueryBytes = options.maxQueryBytes ?? MAX_QUERY_BYTES;
+  for (const [name, value] of [
+    ['maxQueryRows', maxQueryRows],
+    ['maxQueryBytes', maxQueryBytes],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new ServiceConfigError(`startEmulator: ${name} must be a whole number of 1 or more (got ${String(value)})`);
+    }
+  }
   if (typeof options.chatFault === 'string') {
     const parsed = parseChatFaults(options.chatFault);
     if (!parsed.ok) throw new ServiceConfigError(`startEmulator: chatFault: ${parsed.problem}`);
@@ -86,6 +96,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedEmulatorO
     chatPace: options.chatPace ?? 'realistic',
     cubesqlRowsPerLine: rowsPerLine,
     queryTimeoutMs,
+    maxQueryRows,
+    maxQueryBytes,
     ...(options.chatFault === undefined ? {} : { chatFault: options.chatFault }),
   };
 }

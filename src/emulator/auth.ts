@@ -17,7 +17,7 @@
  * @module
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import { AUTHORIZATION_HEADER_NOT_SET, INVALID_TOKEN } from '../core/protocol/data';
 import type { EmulatorContext, EmulatorEnv } from './context';
 import type { TokenClaims } from './data/security';
@@ -99,13 +99,16 @@ export function requireApiKey(context: EmulatorContext, options: RequireApiKeyOp
 
 /**
  * Verifies a deployment JWT (HS256 with the deployment's secret; `exp` and `nbf` checked against
- * the emulator's clock). Returns its claims, or `undefined` when it is not valid for the deployment
- * or was exchanged for an embed session that has been revoked since.
+ * the emulator's clock, unless `anyTime`). Returns its claims, or `undefined` when it is not valid
+ * for the deployment or was exchanged for an embed session that has been revoked since.
+ * @param anyTime Check the signature only, not the lifetime: how an embed page that renews its
+ *   session (`set-session`) says who it was, even after its token lapsed.
  */
 export async function verifyDeploymentToken(
   context: EmulatorContext,
   deploymentId: number,
   token: string,
+  anyTime = false,
 ): Promise<TokenClaims | undefined> {
   const deployment = findDeployment(context.world, deploymentId);
   if (!deployment) return undefined;
@@ -116,7 +119,7 @@ export async function verifyDeploymentToken(
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(deployment.jwtSecret), {
       algorithms: ['HS256'],
-      currentDate: new Date(context.clock.now()),
+      currentDate: new Date(anyTime ? (decodeJwt(token).iat ?? 0) * 1000 : context.clock.now()),
     });
     return payload;
   } catch {

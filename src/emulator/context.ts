@@ -67,6 +67,16 @@ export interface EmulatorOptions {
    * runaway query (`SELECT count(*) FROM range(300000000000)`) from holding a core.
    */
   queryTimeoutMs?: number;
+  /**
+   * Most rows one data API query may return (`/v1/cubesql` and each query of `/v1/load`); more is
+   * an error, not a truncated result. Default `MAX_QUERY_ROWS` (1,000,000).
+   */
+  maxQueryRows?: number;
+  /**
+   * Most bytes of values (their text, UTF-8) one data API query may return; more is an error.
+   * Default `MAX_QUERY_BYTES` (64 MiB).
+   */
+  maxQueryBytes?: number;
 }
 
 /** {@link EmulatorOptions} with every default applied. */
@@ -76,6 +86,8 @@ export interface ResolvedEmulatorOptions {
   chatPace: ChatPace;
   cubesqlRowsPerLine: number;
   queryTimeoutMs: number;
+  maxQueryRows: number;
+  maxQueryBytes: number;
   chatFault?: ChatFaultOption;
 }
 

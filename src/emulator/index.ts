@@ -34,10 +34,13 @@ export {
   type InjectUpsertConflictOptions,
   type UpsertGapHook,
   type UpsertGapInfo,
+  BUILD_DURATION_MS,
+  SCIM_MAX_COUNT,
 } from './features/management';
 export {
   ECHO_PARAMETER as EMBED_ECHO_PARAMETER,
   STATE_EVENT_TYPE as EMBED_STATE_EVENT_TYPE,
+  SESSION_EXPIRING_LEAD_MS,
   type EmbedPageState,
   type EmbedPageWidgetState,
 } from './embed/config';

@@ -56,6 +56,12 @@ export interface InternalUser {
   groups: Set<string>;
   /** Values of tenant-wide attributes, by name. */
   attributes: Map<string, StoredAttributeValue>;
+  /** Set while the user is deactivated (users bulk `DEACTIVATE`, SCIM `active: false`). */
+  deactivatedAt?: number;
+  /** When the user was created (the start, for the world's users). */
+  createdAt: number;
+  /** When the user last changed through the management API. */
+  updatedAt: number;
 }
 
 /** An embed tenant and its scoped tables (creator mode, 4.2 rule 2; admin, 4.3). */
@@ -180,6 +186,8 @@ export interface ReportRecord {
   sqlQuery: string;
   createdAt: number;
   updatedAt: number;
+  /** The external workbook it feeds (`connect-workbook`), if any. */
+  connection?: { externalWorkbookId: string; resultLocation: string | null; endResultCell: string | null };
 }
 
 /** A chat thread: its messages persist per `chatId` with their owner (4.4). */
@@ -233,7 +241,20 @@ export interface EmulatorState {
 
 /** Kinds of record that get numeric ids. */
 export type IdKind =
-  'user' | 'externalUser' | 'group' | 'attribute' | 'folder' | 'workbook' | 'dashboard' | 'report' | 'version';
+  | 'user'
+  | 'externalUser'
+  | 'group'
+  | 'attribute'
+  | 'folder'
+  | 'workbook'
+  | 'dashboard'
+  | 'report'
+  | 'version'
+  | 'deployment'
+  | 'notification'
+  | 'integration'
+  | 'oidcConfig'
+  | 'job';
 
 /** Key of an external user in {@link EmulatorState.externalUsers}: `<embedTenantName>/<externalId>`. */
 export function externalUserKey(embedTenantName: string, externalId: string): string {
@@ -306,6 +327,11 @@ export function createState(world: World, clock: Clock): EmulatorState {
     dashboard: 1000,
     report: 1000,
     version: 5000,
+    deployment: 100,
+    notification: 1000,
+    integration: 100,
+    oidcConfig: 100,
+    job: 0,
   };
   const nextId = (kind: IdKind): number => {
     const next = (counters.get(kind) ?? start[kind]) + 1;
@@ -346,6 +372,8 @@ export function createState(world: World, clock: Clock): EmulatorState {
           role: user.role,
           groups: new Set(user.groups),
           attributes: new Map(Object.entries(user.attributes)),
+          createdAt: now,
+          updatedAt: now,
         },
       ]),
     ),

@@ -52,6 +52,14 @@
  *   `PRAGMA`) and functions that describe the engine (`version()`, `current_setting()`...) are
  *   refused, and the engine's own error texts never reach the client (errors read
  *   `Error during planning: ...` / `Error during execution: ...`).
+ * - One data API query returns at most {@link MAX_QUERY_ROWS} rows (1,000,000) and
+ *   {@link MAX_QUERY_BYTES} bytes of values (64 MiB; options `maxQueryRows` and `maxQueryBytes`).
+ *   Beyond either, `/v1/cubesql` answers its schema line and then a final
+ *   `{"error":"Error during execution: The result has more than ..."}` line, and `/v1/load` a 400
+ *   `{"type":"UserError","error":"The result has more than ..."}`, never a truncated result.
+ *   The engine stops reading at the limit: `SELECT * FROM range(20000000)` costs what a million
+ *   rows cost, not 20 million. (`/v1/load` also caps `limit` at 50,000 rows, silently, as the
+ *   service does.)
  * - Request bodies: at most {@link MAX_BODY_BYTES} (1 MiB) everywhere, except the management API
  *   (workbook upserts carry dashboards) at {@link MAX_MANAGEMENT_BODY_BYTES} (10 MiB): larger is a
  *   413 `{"error"}`, checked after the credential (which is checked before any byte of the body is
@@ -66,11 +74,17 @@
  *   send (chat attempts per `messageId`, `x-emulator-slow` answers) keep the latest 10,000.
  * - Deployment ids in paths are canonical decimal numbers (`1`, `2`): `/data/01`, `/data/1e0`,
  *   `/data/+1` are 404.
+ * - The management API answers every endpoint of the interface with the state its part of
+ *   `features/management/` documents. Deployments created through it exist in the management API
+ *   only (the data API, chat and embeds serve deployments 1 and 2), and those two cannot be
+ *   deleted (409). Builds run `BUILD_DURATION_MS` by the emulator's clock. Account-level endpoints
+ *   (users, attributes, SCIM, settings) take scoped admin keys: a scope limits deployments only.
  *
  * @module
  */
 import type { DashboardConfig, DashboardWidget } from '../core/protocol/workbook';
 import type { LoadQuery } from '../core/protocol/data';
+import type { AppConfig, NotificationFields, TenantSettings, UserAttributeType } from '../core/protocol/management';
 
 // ---------------------------------------------------------------------------------------------
 // Account, deployments, keys
@@ -190,10 +204,8 @@ export const TENANT: WorldTenant = Object.freeze({
 // Users, attributes, groups, embed tenants
 // ---------------------------------------------------------------------------------------------
 
-/** Types of a tenant-wide user attribute (interface 4.6 `/api/v1/user-attributes`). */
-export const USER_ATTRIBUTE_TYPES = ['string', 'number', 'boolean', 'string_array', 'number_array'] as const;
-/** Type of a tenant-wide user attribute. */
-export type UserAttributeType = (typeof USER_ATTRIBUTE_TYPES)[number];
+// The attribute types are the interface's (4.6): their one home is the protocol.
+export { USER_ATTRIBUTE_TYPES, type UserAttributeType } from '../core/protocol/management';
 
 /** A tenant-wide user attribute definition. */
 export interface WorldUserAttribute {
@@ -768,6 +780,229 @@ export const REPORTS: readonly WorldReport[] = deepFreeze([
 ]);
 
 // ---------------------------------------------------------------------------------------------
+// Scheduled notifications
+// ---------------------------------------------------------------------------------------------
+
+/** A scheduled notification: a dashboard sent to its recipients on a schedule. */
+export interface WorldNotification extends NotificationFields {
+  /** Notification id. */
+  readonly id: number;
+  /** Its deployment. */
+  readonly deploymentId: number;
+  /** The dashboard sent, by public id. */
+  readonly dashboardPublicId: string;
+}
+
+/** `Weekly sales`: `sales-overview` to Ada and `board@acme.test` every Monday at 08:00 Berlin time. */
+export const NOTIFICATIONS: readonly WorldNotification[] = deepFreeze([
+  {
+    id: 401,
+    deploymentId: 1,
+    dashboardPublicId: 'sales-overview',
+    name: 'Weekly sales',
+    schedule: { cron: '0 8 * * 1', timezone: 'Europe/Berlin' },
+    recipients: [{ userId: 1 }, { email: 'board@acme.test' }],
+    filters: null,
+    timeGrains: null,
+  },
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Platform: regions, setup wizard, environment variables, data model, repository host
+// ---------------------------------------------------------------------------------------------
+
+/** A region deployments may run in (`GET /api/v1/regions/`). */
+export interface WorldCloudRegion {
+  /** Region id, `regionId` of a new deployment. */
+  readonly id: string;
+  /** Human name. */
+  readonly name: string;
+  /** Its cloud provider. */
+  readonly cloudProvider: string;
+}
+
+/** The regions available to the tenant; the world's deployments run in the first. */
+export const CLOUD_REGIONS: readonly WorldCloudRegion[] = deepFreeze([
+  { id: 'aws-us-east-1', name: 'US East (N. Virginia)', cloudProvider: 'aws' },
+  { id: 'aws-eu-central-1', name: 'Europe (Frankfurt)', cloudProvider: 'aws' },
+  { id: 'gcp-us-central1', name: 'US Central (Iowa)', cloudProvider: 'gcp' },
+]);
+
+/**
+ * Steps of the setup wizard of a new deployment (`creation-step/advance` and `/reset`), in
+ * order; a new deployment starts at the first, the world's are at the last.
+ */
+export const CREATION_STEPS: readonly string[] = Object.freeze([
+  'connect-data-source',
+  'generate-data-model',
+  'deploy',
+  'done',
+]);
+
+/** An environment variable a deployment starts with. */
+export interface WorldEnvVar {
+  /** Its deployment. */
+  readonly deploymentId: number;
+  /** Variable name. */
+  readonly name: string;
+  /** Its value. */
+  readonly value: string;
+}
+
+/** Environment variables of deployments 1 and 2 at start. */
+export const ENV_VARS: readonly WorldEnvVar[] = deepFreeze([
+  { deploymentId: 1, name: 'DB_TYPE', value: 'duckdb' },
+  { deploymentId: 1, name: 'TZ', value: 'UTC' },
+  { deploymentId: 2, name: 'DB_TYPE', value: 'duckdb' },
+]);
+
+/** The default branch of every deployment's data model. */
+export const DEFAULT_BRANCH = 'main';
+
+/** A file of the data model every deployment starts with on {@link DEFAULT_BRANCH}. */
+export interface WorldDataModelFile {
+  /** Path below the data model's root. */
+  readonly path: string;
+  /** Its contents. */
+  readonly content: string;
+}
+
+/** The data model's files at start: the views of `data/model.ts`, as YAML. */
+export const DATA_MODEL_FILES: readonly WorldDataModelFile[] = deepFreeze([
+  {
+    path: 'model/cubes/orders.yml',
+    content:
+      'cubes:\n  - name: orders\n    sql_table: orders\n    measures:\n      - name: count\n        type: count\n      - name: total_revenue\n        sql: amount\n        type: sum\n',
+  },
+  {
+    path: 'model/cubes/customers.yml',
+    content:
+      'cubes:\n  - name: customers\n    sql_table: customers\n    measures:\n      - name: count\n        type: count\n',
+  },
+  {
+    path: 'model/cubes/products.yml',
+    content:
+      'cubes:\n  - name: products\n    sql_table: products\n    measures:\n      - name: count\n        type: count\n',
+  },
+]);
+
+/** An installation of the repository host app, with the repositories it reaches. */
+export interface WorldRepoHostInstallation {
+  /** Installation id. */
+  readonly id: number;
+  /** The account it is installed on. */
+  readonly account: string;
+  /** Its repositories. */
+  readonly repositories: readonly {
+    /** The owner. */
+    readonly owner: string;
+    /** The name. */
+    readonly name: string;
+    /** Its default branch. */
+    readonly defaultBranch: string;
+    /** Its branches. */
+    readonly branches: readonly string[];
+  }[];
+}
+
+/** The repository host app installed on `acme`, reaching `acme/analytics-model`. */
+export const REPO_HOST_INSTALLATIONS: readonly WorldRepoHostInstallation[] = deepFreeze([
+  {
+    id: 501,
+    account: 'acme',
+    repositories: [{ owner: 'acme', name: 'analytics-model', defaultBranch: 'main', branches: ['main', 'staging'] }],
+  },
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Tenant: settings, app config, OAuth integrations, OIDC token configs
+// ---------------------------------------------------------------------------------------------
+
+/** Tenant settings at start (`GET /api/v1/tenant/settings`). */
+export const TENANT_SETTINGS: Readonly<TenantSettings> = deepFreeze({
+  auditLogEnabled: true,
+  maintenanceWindow: { dayOfWeek: 0, startHour: 3, durationHours: 2 },
+  supportAccessEnabled: false,
+  oidcEnabled: false,
+  aiInterfaceEnabled: true,
+  biInterfaceEnabled: true,
+});
+
+/**
+ * The app config at start (`GET /api/v1/app-config`), without `embedding`, which is read from
+ * the tenant ({@link TENANT}'s locale and show-dashboard-chat toggle).
+ */
+export const APP_CONFIG: Readonly<Omit<AppConfig, 'embedding'>> = deepFreeze({
+  appTheme: { primaryColor: '#4E79A7', font: 'Inter, sans-serif' },
+  applyThemeGlobally: false,
+  creatorMode: {
+    showGeneratedSql: true,
+    showSemanticSql: false,
+    localizedTitles: [
+      { locale: 'en-US', value: 'Acme Analytics' },
+      { locale: 'de-DE', value: 'Acme Analysen' },
+    ],
+  },
+  sheetsUi: { showAppliedFilters: true },
+});
+
+/** An OAuth integration the tenant starts with. */
+export interface WorldOAuthIntegration {
+  /** Integration id. */
+  readonly id: number;
+  /** Name shown to users. */
+  readonly name: string;
+  /** The provider. */
+  readonly provider: string;
+  /** OAuth client id (an emulator value). */
+  readonly clientId: string;
+  /** The provider's authorization endpoint. */
+  readonly authorizeUrl: string;
+  /** The provider's token endpoint. */
+  readonly tokenUrl: string;
+  /** Scopes requested. */
+  readonly scopes: readonly string[];
+}
+
+/** OAuth integrations at start: `GitHub`. */
+export const OAUTH_INTEGRATIONS: readonly WorldOAuthIntegration[] = deepFreeze([
+  {
+    id: 1,
+    name: 'GitHub',
+    provider: 'github',
+    clientId: 'emulator-github-client-id',
+    authorizeUrl: 'https://github.com/login/oauth/authorize',
+    tokenUrl: 'https://github.com/login/oauth/access_token',
+    scopes: ['repo', 'read:user'],
+  },
+]);
+
+/** An OIDC token config the tenant starts with. */
+export interface WorldOidcTokenConfig {
+  /** Config id. */
+  readonly id: number;
+  /** Its name. */
+  readonly name: string;
+  /** Token issuer (`iss`). */
+  readonly issuer: string;
+  /** Expected audience (`aud`). */
+  readonly audience: string;
+  /** Where the issuer's keys are. */
+  readonly jwksUrl: string;
+}
+
+/** OIDC token configs at start: the partner's identity provider `https://idp.acme.test`. */
+export const OIDC_TOKEN_CONFIGS: readonly WorldOidcTokenConfig[] = deepFreeze([
+  {
+    id: 1,
+    name: 'Acme identity provider',
+    issuer: 'https://idp.acme.test',
+    audience: 'acme-analytics',
+    jwksUrl: 'https://idp.acme.test/.well-known/jwks.json',
+  },
+]);
+
+// ---------------------------------------------------------------------------------------------
 // Agents
 // ---------------------------------------------------------------------------------------------
 
@@ -819,6 +1054,26 @@ export interface World {
   readonly reports: readonly WorldReport[];
   /** The chat agents: agent `1`. */
   readonly agents: readonly WorldAgent[];
+  /** Scheduled notifications. */
+  readonly notifications: readonly WorldNotification[];
+  /** Regions deployments may run in. */
+  readonly regions: readonly WorldCloudRegion[];
+  /** Steps of the setup wizard. */
+  readonly creationSteps: readonly string[];
+  /** Environment variables of the deployments. */
+  readonly envVars: readonly WorldEnvVar[];
+  /** The data model's files on the default branch. */
+  readonly dataModelFiles: readonly WorldDataModelFile[];
+  /** Installations of the repository host app. */
+  readonly repoHostInstallations: readonly WorldRepoHostInstallation[];
+  /** Tenant settings. */
+  readonly tenantSettings: Readonly<TenantSettings>;
+  /** The app config, without `embedding` (read from the tenant). */
+  readonly appConfig: Readonly<Omit<AppConfig, 'embedding'>>;
+  /** OAuth integrations. */
+  readonly oauthIntegrations: readonly WorldOAuthIntegration[];
+  /** OIDC token configs. */
+  readonly oidcTokenConfigs: readonly WorldOidcTokenConfig[];
 }
 
 /** The fixed world. */
@@ -836,6 +1091,16 @@ export const WORLD: World = Object.freeze({
   workbooks: WORKBOOKS,
   reports: REPORTS,
   agents: AGENTS,
+  notifications: NOTIFICATIONS,
+  regions: CLOUD_REGIONS,
+  creationSteps: CREATION_STEPS,
+  envVars: ENV_VARS,
+  dataModelFiles: DATA_MODEL_FILES,
+  repoHostInstallations: REPO_HOST_INSTALLATIONS,
+  tenantSettings: TENANT_SETTINGS,
+  appConfig: APP_CONFIG,
+  oauthIntegrations: OAUTH_INTEGRATIONS,
+  oidcTokenConfigs: OIDC_TOKEN_CONFIGS,
 });
 
 /**
@@ -850,6 +1115,16 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_MANAGEMENT_BODY_BYTES = 10 * 1024 * 1024;
 /** Deepest JSON nesting (objects and arrays) the emulator reads: deeper is a 400. */
 export const MAX_JSON_DEPTH = 128;
+/**
+ * Most rows one data API query may return (`maxQueryRows` of `startEmulator`): 8 times the
+ * largest view (120,000 orders), so every view can be read whole.
+ */
+export const MAX_QUERY_ROWS = 1_000_000;
+/**
+ * Most bytes of values one data API query may return (`maxQueryBytes` of `startEmulator`): the
+ * text of every value, in UTF-8, as the answer carries it. All orders take about 14 MiB.
+ */
+export const MAX_QUERY_BYTES = 64 * 1024 * 1024;
 
 /**
  * The deployment id a path segment names, or `undefined` unless it is canonical: a positive

@@ -4,33 +4,29 @@
  *
  * @module
  */
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChatClientOptions } from '../core/chat-client';
 import type { DataClientOptions } from '../core/data-client';
 import { tenantOrigin } from '../core/embed-url';
 import { ServiceConfigError } from '../core/errors';
-import type { EmbedSessionBrowserRequest } from '../core/protocol/host-routes';
-import type { ColorScheme, EmbedTheme, Surface } from '../core/protocol/embed';
+import type { GetEmbedSession } from '../core/protocol/host-routes';
+import type { ColorScheme, EmbedTheme } from '../core/protocol/embed';
+import { warnThemeContrast } from './theme';
 import { useLatest } from './use-latest';
 
-/** What an embed asks for when it needs a session: the surface it loads and which one. */
-export type EmbedSessionRequest = EmbedSessionBrowserRequest & {
-  /** The surface the session is for. */
-  surface: Surface;
-};
-
-/**
- * Fetches a new embed session id for one iframe load (sessions are single-use and must be
- * exchanged within 5 minutes). `signal` aborts when the embed unmounts or gives up waiting.
- */
-export type GetEmbedSession = (request: EmbedSessionRequest, options: { signal: AbortSignal }) => Promise<string>;
+export type { EmbedSessionRequest, GetEmbedSession } from '../core/protocol/host-routes';
 
 /** Defaults every embed inherits; each embed's own prop of the same name wins. */
 export interface EmbedDefaults {
   /** Colour scheme of the embeds: `light`, `dark` or `auto` (the viewer's OS preference). */
   colorScheme?: ColorScheme;
-  /** Brand theme of the embeds (the session API's `embedTheme` shape). */
+  /**
+   * Brand theme (the session API's `embedTheme` shape): the embeds get it as `set-theme`, and the
+   * native chat and its charts as `--service-*` tokens (`primaryColor`, `font`, `borderRadius`,
+   * `analyticsChat` colours; docs/theming.md has the mapping). In development, colours that fail
+   * WCAG AA contrast where the chat uses them are reported with `console.warn`.
+   */
   theme?: EmbedTheme;
   /** UI language of the embeds, a BCP-47 tag such as `de-DE`. */
   locale?: string;
@@ -160,6 +156,12 @@ export function ServiceProvider(props: ServiceProviderProps): ReactNode {
         : undefined,
     [hasGetEmbedSession, latestGetEmbedSession],
   );
+  if (process.env.NODE_ENV !== 'production') {
+    // A build-time constant: the hooks are the same on every render of a build. An inline theme
+    // runs the effect on every render; the warning itself comes once per theme.
+    // eslint-disable-next-line react-hooks/rules-of-hooks
+    useEffect(() => warnThemeContrast(theme, colorScheme), [theme, colorScheme]);
+  }
   const [ownQueryClient] = useState<{ current: QueryClient | undefined }>(() => ({ current: undefined }));
   const value = useMemo<ServiceContextValue>(
     () => ({

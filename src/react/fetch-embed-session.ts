@@ -5,8 +5,7 @@
  * @module
  */
 import { ServiceHttpError } from '../core/errors';
-import { DEFAULT_EMBED_SESSION_ROUTE, isHandlerErrorBody } from '../core/protocol/host-routes';
-import type { GetEmbedSession } from './context';
+import { DEFAULT_EMBED_SESSION_ROUTE, isHandlerErrorBody, type GetEmbedSession } from '../core/protocol/host-routes';
 
 /**
  * Returns a `getEmbedSession` for `ServiceProvider` that posts the embed's request

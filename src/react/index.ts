@@ -14,11 +14,13 @@ export type {
   DataSettings,
 } from './context';
 export { useStore } from './use-store';
+export { themeTokens, themeContrastProblems } from './theme';
+export type { ThemeTokens } from './theme';
 export type { ExternalStore } from './use-store';
 export { useLatest, useIsomorphicLayoutEffect } from './use-latest';
 export { fetchEmbedSession } from './fetch-embed-session';
 export { useEmbed, DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from './use-embed';
-export { EMBED_ERROR_CODES } from './embed-controller';
+export { EMBED_ERROR_CODES, DEFAULT_RENEWAL_LIMITS } from '../core/embed-controller';
 export { useServiceQueryClient } from './use-service-query-client';
 export { useAgentChat } from './use-agent-chat';
 export type { UseAgentChatOptions, UseAgentChatResult } from './use-agent-chat';

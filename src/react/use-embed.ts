@@ -5,6 +5,13 @@
  * @module
  */
 import { useEffect, useMemo, useState, useSyncExternalStore, type RefCallback } from 'react';
+import {
+  VIEW_KEYS,
+  createEmbedController,
+  type EmbedStatus,
+  type EmbedViewState,
+  type RenewalLimits,
+} from '../core/embed-controller';
 import type { ChatSwitches, DashboardSwitches, EmbedFilters, EmbedTimeGrain } from '../core/embed-url';
 import type { ServiceError } from '../core/errors';
 import { isEmbedEventType } from '../core/protocol/embed';
@@ -17,17 +24,9 @@ import type {
   EmbedTheme,
 } from '../core/protocol/embed';
 import { useServiceContext } from './context';
-import { VIEW_KEYS, createEmbedController, type EmbedStatus, type EmbedViewState } from './embed-controller';
 import { useLatest } from './use-latest';
 
-/** How long an embed waits for its session and then for `ready` before showing an error. */
-export const DEFAULT_READY_TIMEOUT_MS = 20_000;
-
-/**
- * When a page left open gets a new session: 22 hours after `ready`, ahead of the 24-hour token
- * (the service stops trusting it about an hour early).
- */
-export const DEFAULT_RENEW_AFTER_MS = 22 * 60 * 60 * 1000;
+export { DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from '../core/embed-controller';
 
 /** What `onError` receives: the embed's own `service:event:error`, or a local failure as a typed error. */
 export type EmbedErrorInfo = EmbedEventOf<'service:event:error'> | ServiceError;
@@ -58,10 +57,20 @@ export interface EmbedCallbacks {
    * The embed's `service:event:error` (fatal or not), and the embed's own failures as typed
    * errors: `ServiceConfigError` (bad `tenantUrl`, options, filters or locale; `getEmbedSession`
    * failing or not settling), `ServiceValidationError` (an empty or non-string session id), and a
-   * `ServiceError` with code `ready_timeout`.
+   * `ServiceError` with code `ready_timeout` or `origin_changed` (the frame navigated away from
+   * the tenant), and a session that could not be renewed (`session_failed`, `session_timeout`).
    */
   onError?: (error: EmbedErrorInfo) => void;
-  /** A page whose session lapsed was reloaded with a new one and is ready again. */
+  /**
+   * `service:event:session-expiring`: the page's session ends soon (at `event.payload.expiresAt`).
+   * Informational: the embed renews it in place by itself.
+   */
+  onSessionExpiring?: (event: EmbedEventOf<'service:event:session-expiring'>) => void;
+  /**
+   * The page has a new session: it took one in place (`service:action:set-session`, no reload; the
+   * viewer's path, filters and unsaved work stay), or, from an embed that cannot, it was reloaded
+   * with one at the last path and is ready again.
+   */
   onSessionRenewed?: () => void;
 }
 
@@ -87,8 +96,13 @@ export interface EmbedViewProps {
 export interface EmbedCommonOptions extends EmbedCallbacks, EmbedViewProps {
   /** How long to wait for the session and then for `ready`, in milliseconds. Default 20 000. */
   readyTimeoutMs?: number;
-  /** Renew the session of a page left open this long after `ready`. Default 22 hours; `0` never. */
+  /**
+   * Renew the session of a page left open this long after `ready`, for embeds that never say
+   * `session-expiring`. Default 22 hours; `0` never.
+   */
   renewAfterMs?: number;
+  /** Limits of renewing the session in place (answer timeout, backoff, attempts), over `DEFAULT_RENEWAL_LIMITS`. */
+  renewal?: Partial<RenewalLimits>;
 }
 
 /** Options of the dashboard and app surfaces. */
@@ -171,7 +185,8 @@ const isServer = (): boolean => false;
 /**
  * One embed iframe, driven: fetches a session from `ServiceProvider`'s `getEmbedSession` (once
  * per load, StrictMode included), builds the URL, listens through `createEmbedChannel` (only its
- * own iframe, only the tenant origin), and renews the session when the page says it lapsed.
+ * own iframe, only the tenant origin), and renews the session in place when the page says it is
+ * ending (`createEmbedController` holds the rules).
  * Must be used within `<ServiceProvider>`.
  */
 export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
@@ -196,12 +211,12 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
       const call = (name: keyof EmbedCallbacks, value?: AnyEmbedEvent | ServiceError): void =>
         (latest.current.options[name] as ((value?: unknown) => void) | undefined)?.(value);
       return {
-        // `tenantUrl`, `tenantError` and `getEmbedSession` (the rest of the provider goes unread).
+        // `surface`, `readyTimeoutMs`, `renewAfterMs` and `renewal`, then the provider's `tenantUrl`,
+        // `tenantError` and `getEmbedSession` (the rest of both goes unread; the callbacks below
+        // replace the user's).
+        ...current,
         ...provider,
-        surface: current.surface,
         url: currentUrl,
-        readyTimeoutMs: current.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
-        renewAfterMs: current.renewAfterMs ?? DEFAULT_RENEW_AFTER_MS,
         onEvent(event) {
           call('onEvent', event);
           if (isEmbedEventType(event.type)) call(callbackOf(event.type), event);
@@ -244,8 +259,8 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
     [controller],
   );
   return {
-    status: snapshot.status,
-    error: snapshot.error,
+    // `status` and `error`.
+    ...snapshot,
     retry: controller.retry,
     handle,
     iframeRef: mounted ? setIframe : undefined,

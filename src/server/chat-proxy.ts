@@ -120,8 +120,10 @@ export interface ChatProxyOptions {
   /**
    * Origins of other sites whose pages may call these routes with the viewer's cookies, such as
    * `['https://admin.partner.example']`. Default: none, so only pages of the route's own origin
-   * can. Any other cross-site request is refused with 403 `cross_site_request`: without this, a
-   * page elsewhere could chat as the viewer.
+   * can: the browser says `Sec-Fetch-Site: same-origin`, or the `Origin` equals the origin the
+   * browser used (`X-Forwarded-Proto` + `X-Forwarded-Host` behind a proxy, else `Host`). Any other
+   * cross-site request is refused with 403 `cross_site_request`: without this, a page elsewhere
+   * could chat as the viewer.
    */
   allowedOrigins?: readonly string[];
 }

@@ -24,31 +24,146 @@ export {
   UPSERT_BRANCH_CHANGED,
 } from '../core/protocol/workbook';
 
-// Management and embed client
-export { createServiceClient, DEFAULT_UPSERT_ATTEMPTS } from './client';
+// Management and embed client: the whole client, or one group alone
+export { createServiceClient } from './client';
+export type { ServiceClient } from './client';
 export type {
-  ServiceClient,
   ServiceClientOptions,
-  RetryOptions,
+  ServiceClientBase,
   RequestOptions,
-  UpsertOptions,
   ListParams,
-  ReportListParams,
+  ScimListParams,
   Paginated,
-  Deployment,
-  Folder,
-  Report,
+  RawRequestOptions,
+} from './client/request';
+export { createEmbeddingClient } from './client/embedding';
+export type {
+  EmbeddingClient,
   EmbedTenant,
   EmbedTenantUser,
   EmbedTenantGroup,
   EmbedTenantGroupInput,
   EmbedTenantGroupPatch,
   EmbedTenantMember,
+} from './client/embedding';
+export { createWorkspaceClient, DEFAULT_UPSERT_ATTEMPTS } from './client/workspace';
+export type {
+  WorkspaceClient,
+  UpsertOptions,
+  ReportListParams,
+  NotificationListParams,
+  Folder,
+} from './client/workspace';
+export { createPeopleClient } from './client/people';
+export type { PeopleClient } from './client/people';
+export { createPlatformClient } from './client/platform';
+export type { PlatformClient, LogListParams, BranchReadOptions, DataModelFileListParams } from './client/platform';
+export { createTenantClient } from './client/tenant';
+export type { TenantClient } from './client/tenant';
+export type { RetryOptions } from './transport';
+// What the management methods send and answer, and the rules they check (the protocol's, shared with the emulator)
+export {
+  BULK_USER_ACTIONS,
+  USER_ATTRIBUTE_TYPES,
+  WORKSPACE_ITEM_TYPES,
+  REPORT_SORTS,
+  EMBED_ACCESS_ACTIONS,
+} from '../core/protocol/management';
+export type {
+  BulkResult,
+  BulkFailure,
+  WorkspaceItemRef,
+  Report,
+  ReportSort,
+  ReportInput,
+  ConnectWorkbookInput,
+  DuplicateWorkbookInput,
+  AiWidgetThreadInput,
   EmbedAccessAction,
   WorkbookEmbedAccess,
   WorkbookEmbedAccessInput,
-  RawRequestOptions,
-} from './client';
+  Notification,
+  NotificationFields,
+  NotificationInput,
+  NotificationPatch,
+  NotificationRecipient,
+  NotificationListFilters,
+  User,
+  UserInput,
+  UserPatch,
+  BulkUserAction,
+  BulkUserUpdate,
+  UserAttributeType,
+  TenantUserAttribute,
+  TenantUserAttributeInput,
+  TenantUserAttributePatch,
+  UserAttributeValues,
+  TenantSettings,
+  AppConfig,
+  OAuthIntegration,
+  OAuthIntegrationInput,
+  UserOAuthToken,
+  OAuthInitiation,
+  OAuthInitiationInput,
+  OidcTokenConfig,
+  OidcTokenConfigInput,
+  PythonRunInput,
+  PythonRun,
+} from '../core/protocol/management';
+export { DEPLOY_MODES, LOG_SOURCES, LOG_CONTAINERS } from '../core/protocol/platform';
+export type {
+  Deployment,
+  DeploymentInput,
+  DeploymentPatch,
+  DeployMode,
+  BuildStatus,
+  CreationStep,
+  Environment,
+  Region,
+  LogSource,
+  LogFilters,
+  LogEntry,
+  Pod,
+  EnvVar,
+  EnvVarInput,
+  DataModelFile,
+  DataModelFilesInput,
+  DataModelFilesDelete,
+  DataModelFilesRename,
+  DataModelUpload,
+  DataModelUploadChunk,
+  Branch,
+  BranchRef,
+  BranchInput,
+  CommitInput,
+  Commit,
+  MergeInput,
+  ConnectRepositoryInput,
+  RepositoryConnection,
+  RepoHostStatus,
+  RepoHostInstallation,
+  RepoHostRepository,
+  RepoHostBranch,
+  TransformSync,
+} from '../core/protocol/platform';
+export {
+  SCIM_USER_SCHEMA,
+  SCIM_GROUP_SCHEMA,
+  SCIM_LIST_RESPONSE_SCHEMA,
+  SCIM_PATCH_OP_SCHEMA,
+  SCIM_ERROR_SCHEMA,
+  SCIM_PATCH_OPS,
+} from '../core/protocol/scim';
+export type {
+  ScimUser,
+  ScimGroup,
+  ScimMeta,
+  ScimReference,
+  ScimListResponse,
+  ScimPatch,
+  ScimPatchOperation,
+  ScimPageParams,
+} from '../core/protocol/scim';
 export type { QueryValue } from './transport';
 
 // Route handlers
@@ -75,13 +190,20 @@ export {
 export type { EmbedSessionBrowserRequest, BrowserChatRequest, HandlerErrorBody } from '../core/protocol/host-routes';
 
 // Node adapter (duck-typed: no Node import)
-export { toNodeHandler } from './node';
+export { toNodeHandler, DEFAULT_LINGER_MS } from './node';
 export type { NodeRequestLike, NodeResponseLike, NodeHandlerOptions, NodeHandler } from './node';
 
 // Types and errors callers meet at this entry, so that one import is enough
-export type { SessionRequest, SessionResponse } from '../core/protocol/session';
+export type { SessionRequest, SessionResponse, UserAttribute, UserAttributeValue } from '../core/protocol/session';
 export type { SessionSettings, ChatRequest } from '../core/protocol/chat';
-export type { Workbook, CreateWorkbookInput, ListPage, PageInfo, CursorPageParams } from '../core/protocol/workbook';
+export type {
+  Workbook,
+  CreateWorkbookInput,
+  Dashboard,
+  ListPage,
+  PageInfo,
+  CursorPageParams,
+} from '../core/protocol/workbook';
 export {
   ServiceError,
   ServiceHttpError,

@@ -9,7 +9,8 @@
  * @module
  */
 import type { RouteHandler } from './session-handler';
-import { errorAnswer } from './transport';
+import { checkOptions } from '../core/http';
+import { errorAnswer, isHost, timeoutCheck } from './transport';
 
 /** The members of Node's `IncomingMessage` (and Express's `req`) that the adapter uses. */
 export interface NodeRequestLike extends AsyncIterable<unknown> {
@@ -43,6 +44,8 @@ export interface NodeResponseLike {
   readonly socket?: {
     /** Bytes not yet handed to the kernel. */
     readonly writableLength: number;
+    /** Closes the connection: after an answer to a request whose body never ended (see `lingerMs`). */
+    destroy?(): unknown;
   } | null;
   /** Sets one response header. */
   setHeader(name: string, value: string | readonly string[]): unknown;
@@ -67,7 +70,18 @@ export interface NodeHandlerOptions {
    * package answer their own errors; this is for the unexpected). Default: `console.error`.
    */
   onError?: (error: unknown) => void;
+  /**
+   * How long, in milliseconds, the connection keeps reading (and dropping) a request body that
+   * the handler answered before it ended (a 413 once a body passes its limit, a 415 refused
+   * unread), counted from the end of the answer. A client that sends its whole body before it
+   * reads the answer can finish and read it; a body still coming after this is cut off by closing
+   * the connection, so an endless body costs at most this long. Default {@link DEFAULT_LINGER_MS}.
+   */
+  lingerMs?: number;
 }
+
+/** Default of {@link NodeHandlerOptions.lingerMs}: 2 s. */
+export const DEFAULT_LINGER_MS = 2000;
 
 /** A Node-style handler; `next` (Express) receives errors the handler throws before answering. */
 export type NodeHandler = (
@@ -78,18 +92,10 @@ export type NodeHandler = (
 
 const encoder = new TextEncoder();
 
-/**
- * A `Host` header that is a host: a name or IPv4 address, or an IPv6 one in brackets, with an
- * optional port. Anything else (spaces, `/`, `@`, `?`) would not make a URL, or would make one
- * with another path than the request's.
- */
-const HOST = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
-
 /** The request's URL, or `undefined` when its `Host` header is not a host. */
 function urlOf(req: NodeRequestLike): string | undefined {
   const host = [req.headers['host']].flat()[0] ?? 'localhost';
-  const match = HOST.exec(host);
-  if (!match || Number(match[1] ?? 0) > 65535) return undefined;
+  if (!isHost(host)) return undefined;
   const encrypted = (req.socket as { encrypted?: unknown } | null | undefined)?.encrypted === true;
   try {
     return new URL(`${encrypted ? 'https' : 'http'}://${host}${req.originalUrl ?? req.url ?? '/'}`).href;
@@ -115,27 +121,67 @@ function headersOf(req: NodeRequestLike): Headers {
   return headers;
 }
 
-/** The request body: the stream, pulled as the handler reads it, or what a body parser left. */
-function bodyOf(req: NodeRequestLike): BodyInit | undefined {
+/** The request body for the Fetch request, and what is left of it once the answer is out. */
+interface RequestBody {
+  /** The body: the stream, pulled as the handler reads it, or what a body parser left. */
+  init: BodyInit | undefined;
+  /**
+   * Reads and drops the rest of the body for at most `ms`: true when it ended (or was read
+   * already), false when it was still coming.
+   */
+  discardRest(ms: number): Promise<boolean>;
+}
+
+const NO_BODY: RequestBody = { init: undefined, discardRest: async () => true };
+
+function bodyOf(req: NodeRequestLike): RequestBody {
   if (req.readableEnded) {
-    if (req.body === undefined || req.body === null) return undefined;
-    if (typeof req.body === 'string' || req.body instanceof Uint8Array) return req.body as BodyInit;
-    return JSON.stringify(req.body);
+    if (req.body === undefined || req.body === null) return NO_BODY;
+    const { body } = req;
+    const init = typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);
+    return { init, discardRest: NO_BODY.discardRest };
   }
   const iterator = req[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>(
+  let ended = false;
+  const init = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         const { done, value } = await iterator.next();
-        if (done) controller.close();
-        else controller.enqueue(toBytes(value));
+        if (done) {
+          ended = true;
+          controller.close();
+        } else controller.enqueue(toBytes(value));
       },
-      async cancel() {
-        await iterator.return?.();
-      },
+      // The handler stopped reading (a body over its limit): the rest is left to discardRest.
+      // Ending the iterator here would destroy the request, and with it, depending on the Node
+      // version, the connection before the answer is written, or its reading, so that the client
+      // stalls on a full socket until the keep-alive timeout resets it.
     },
     { highWaterMark: 0 },
   );
+  return {
+    init,
+    async discardRest(ms) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, ms, 'late')));
+      try {
+        while (!ended) {
+          const next = iterator.next();
+          // A pending read fails once the connection closes: nobody waits for it then.
+          next.catch(() => undefined);
+          const result = await Promise.race([next, late]);
+          if (result === 'late') return false;
+          ended = result.done === true;
+        }
+        return true;
+      } catch {
+        // The client went away while it sent: nothing left to read.
+        return true;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
 }
 
 /** Resolves when `res` can take more (`drain`) or is gone (`close`). */
@@ -168,6 +214,8 @@ function writable(res: NodeResponseLike): Promise<void> {
  */
 export function toNodeHandler(handler: RouteHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const onError = options.onError ?? ((error: unknown) => console.error('@service/react/server:', error));
+  const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
+  checkOptions('toNodeHandler', [timeoutCheck(lingerMs, 'lingerMs')]);
   return async function nodeHandler(req, res, next) {
     const disconnected = new AbortController();
     const onClose = () => {
@@ -186,13 +234,15 @@ export function toNodeHandler(handler: RouteHandler, options: NodeHandlerOptions
         );
         return;
       }
-      const body = method === 'GET' || method === 'HEAD' ? undefined : bodyOf(req);
+      const body = method === 'GET' || method === 'HEAD' ? NO_BODY : bodyOf(req);
       const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req), signal: disconnected.signal };
-      if (body !== undefined) {
-        init.body = body;
+      if (body.init !== undefined) {
+        init.body = body.init;
         // Required by the Fetch standard for a streamed request body.
         init.duplex = 'half';
       }
+      // Taken now: the response lets go of its connection once the answer is out.
+      const socket = res.socket;
       let response: Response;
       try {
         response = await handler(new Request(url, init));
@@ -206,6 +256,12 @@ export function toNodeHandler(handler: RouteHandler, options: NodeHandlerOptions
         return;
       }
       await writeResponse(response, res, disconnected.signal);
+      // Answered before the body ended: read on for a while, so the client can finish and read the
+      // answer, then close rather than read an endless body forever.
+      if (!(await body.discardRest(lingerMs))) {
+        await flushed(res, socket);
+        socket?.destroy?.();
+      }
     } catch (error) {
       onError(error);
       res.destroy(error instanceof Error ? error : undefined);
@@ -223,8 +279,8 @@ const FLUSH_WAIT_MS = 500;
  * a proxied stream whose last lines and failure arrive together would lose those lines (and with
  * them, say, the `chatId` a chat client needs to resubscribe).
  */
-async function flushed(res: NodeResponseLike): Promise<void> {
-  const pending = () => (res.writableLength ?? 0) + (res.socket?.writableLength ?? 0);
+async function flushed(res: NodeResponseLike, socket = res.socket): Promise<void> {
+  const pending = () => (res.writableLength ?? 0) + (socket?.writableLength ?? 0);
   for (let waited = 0; ; waited += 5) {
     await new Promise((resolve) => setTimeout(resolve, waited === 0 ? 0 : 5));
     if (pending() === 0 || waited >= FLUSH_WAIT_MS) return;

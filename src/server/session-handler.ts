@@ -24,7 +24,8 @@ import {
 } from '../core/protocol/host-routes';
 import type { SessionRequest } from '../core/protocol/session';
 import { isRecord } from '../core/protocol/shared';
-import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client';
+import { createEmbeddingClient, type EmbeddingClient } from './client/embedding';
+import type { ServiceClientOptions } from './client/request';
 import {
   defaultExposeErrorDetails,
   errorAnswer,
@@ -86,9 +87,11 @@ export interface SessionHandlerBaseOptions {
   /**
    * Origins of other sites whose pages may call this route with the viewer's cookies, such as
    * `['https://admin.partner.example']`. Default: none, so only pages of the route's own origin
-   * can. Any other cross-site request (`Sec-Fetch-Site: cross-site`, or a foreign `Origin`) is
-   * refused with 403 `cross_site_request`: without this, a page elsewhere could mint a session as
-   * the viewer.
+   * can: the browser says `Sec-Fetch-Site: same-origin`, or the `Origin` equals the origin the
+   * browser used (`X-Forwarded-Proto` + `X-Forwarded-Host` behind a proxy, else `Host`). Any other
+   * cross-site request (`Sec-Fetch-Site: cross-site` or `same-site`, a foreign or `null` `Origin`)
+   * is refused with 403 `cross_site_request`: without this, a page elsewhere could mint a session
+   * as the viewer.
    */
   allowedOrigins?: readonly string[];
 }
@@ -100,8 +103,8 @@ export interface SessionHandlerBaseOptions {
 export type SessionHandlerOptions = SessionHandlerBaseOptions &
   (
     | {
-        /** A client from `createServiceClient` (only `generateSession` is used). */
-        client: Pick<ServiceClient, 'generateSession'>;
+        /** A client from `createServiceClient` or `createEmbeddingClient` (only `generateSession` is used). */
+        client: Pick<EmbeddingClient, 'generateSession'>;
         /** Not with `client`: the client already has its base URL. */
         baseUrl?: never;
         /** Not with `client`: the client already has its key. */
@@ -138,7 +141,7 @@ export function refuseSession(status: 401 | 403 | 404 | 429, message: string, co
  * | case | status | code |
  * |---|---|---|
  * | not a POST | 405 (`Allow: POST`) | `method_not_allowed` |
- * | cross-site: `Sec-Fetch-Site: cross-site`, or an `Origin` neither its own nor in `allowedOrigins` | 403 | `cross_site_request` |
+ * | cross-site: `Sec-Fetch-Site: cross-site` or `same-site`, or an `Origin` neither its own (as the browser reached it: forwarded headers, `Host`) nor in `allowedOrigins` | 403 | `cross_site_request` |
  * | body not declared `Content-Type: application/json` (a form post) | 415 | `unsupported_media_type` |
  * | body not JSON, or a hint of the wrong type | 400 | `bad_request` (with `problems`) |
  * | `resolve` returned `null`/`undefined` | 401 | `unauthorized` |
@@ -170,9 +173,9 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
   if (!isRecord(options) || typeof options.resolve !== 'function') {
     throw new ServiceConfigError('createSessionHandler: pass `resolve(request)`, which decides who the viewer is');
   }
-  const client: Pick<ServiceClient, 'generateSession'> =
+  const client: Pick<EmbeddingClient, 'generateSession'> =
     options.client ??
-    createServiceClient({
+    createEmbeddingClient({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       fetch: options.fetch,
@@ -180,7 +183,9 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
       timeoutMs: options.timeoutMs,
     });
   if (typeof client.generateSession !== 'function') {
-    throw new ServiceConfigError('createSessionHandler: `client` must come from createServiceClient');
+    throw new ServiceConfigError(
+      'createSessionHandler: `client` must come from createServiceClient or createEmbeddingClient',
+    );
   }
   const { resolve, deploymentId, onError } = options;
   const expose = options.exposeErrorDetails ?? defaultExposeErrorDetails();

@@ -270,39 +270,86 @@ export function resolveAllowedOrigins(value: unknown, who: string): ReadonlySet<
 }
 
 /**
+ * A `Host` header that is a host: a name or IPv4 address, or an IPv6 one in brackets, with an
+ * optional port. Anything else (spaces, `/`, `@`, `?`) would not make a URL, or would make one
+ * with another path than the request's.
+ */
+const HOST = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+
+/** True when `value` is a host with an optional port (see `HOST`), as `Host` and `X-Forwarded-Host` must be. */
+export function isHost(value: string): boolean {
+  const match = HOST.exec(value);
+  return match !== null && Number(match[1] ?? 0) <= 65535;
+}
+
+/**
+ * The origin the client used to reach this server: `X-Forwarded-Proto` + `X-Forwarded-Host` set by
+ * a reverse proxy, else the `Host` header, else `request.url`. The URL alone is not enough: Next.js
+ * route handlers report `localhost` in `request.url` whatever host the browser asked for, and behind
+ * a proxy the server's own URL is not the page's. Of a list (`a, b`: several proxies), the first
+ * value is the one the browser's side sent. `undefined` when the headers name no valid origin.
+ */
+export function clientOrigin(request: Request): string | undefined {
+  const first = (name: string) => request.headers.get(name)?.split(',')[0]?.trim() || undefined;
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return undefined;
+  }
+  const protocol = first('x-forwarded-proto')?.toLowerCase() ?? url.protocol.slice(0, -1);
+  const host = first('x-forwarded-host') ?? first('host') ?? url.host;
+  if (!/^https?$/.test(protocol) || !isHost(host)) return undefined;
+  try {
+    return new URL(`${protocol}://${host}`).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a browser's request comes from a page the route serves: its own origin, or one of
+ * `allowedOrigins`. The one rule of both route handlers:
+ *
+ * 1. `Sec-Fetch-Site: same-origin` passes: browsers set it and no page can (a `Sec-` header is
+ *    forbidden to scripts), and it compares the page with the URL the browser itself used, so it
+ *    holds behind any proxy and whatever `request.url` says.
+ * 2. `Sec-Fetch-Site: cross-site` or `same-site` (a sibling subdomain is another origin) passes only
+ *    with an `Origin` in `allowedOrigins`.
+ * 3. Otherwise (older browsers, `none`, no header) the `Origin`, when there is one, must be in
+ *    `allowedOrigins` or equal {@link clientOrigin}. `Origin: null` (sandboxed frames, privacy
+ *    redirects) never does. No `Origin` and no `Sec-Fetch-Site` is not a browser's cross-site
+ *    request (servers, scripts, a typed address) and passes.
+ *
+ * Trusting `X-Forwarded-*` here gives an attacker nothing: a page on another site cannot make a
+ * browser send them. They are not CORS-safelisted, so a cross-site `fetch` that sets one is
+ * preceded by a preflight (`OPTIONS`), which these routes never grant (no
+ * `Access-Control-Allow-*` header: the browser stops there); an HTML form cannot set headers at
+ * all; and such a browser request carries `Sec-Fetch-Site: cross-site`, refused by rule 2 before
+ * the headers are read. A client that can set any header (curl, a server) has no viewer's cookies
+ * to abuse.
+ */
+export function isAllowedOrigin(request: Request, allowedOrigins: ReadonlySet<string>): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  const origin = request.headers.get('origin');
+  if (site === 'same-origin') return true;
+  if (origin !== null && allowedOrigins.has(origin)) return true;
+  if (site === 'cross-site' || site === 'same-site') return false;
+  return origin === null || (origin !== 'null' && origin === clientOrigin(request));
+}
+
+/**
  * The refusal of a request a browser was made to send by another site, or `undefined` to go on.
  *
- * - 403 when the browser says the request is cross-site (`Sec-Fetch-Site: cross-site`) or sends an
- *   `Origin` that is neither the request's own nor one of `allowedOrigins`: a page elsewhere must
- *   not start a chat or mint a session with the viewer's cookies. The own origin is compared by
- *   host, so a server behind a proxy that ends TLS (its `request.url` says `http:`) still knows it.
+ * - 403 `cross_site_request` unless {@link isAllowedOrigin}: a page elsewhere must not start a
+ *   chat or mint a session with the viewer's cookies.
  * - 415 unless the body is declared `application/json`: an HTML form can only send
  *   `text/plain`, `application/x-www-form-urlencoded` or `multipart/form-data`, and `fetch` can
  *   send JSON to another origin only after a CORS preflight that these routes never answer.
- *
- * Requests with neither `Origin` nor `Sec-Fetch-Site` (servers, scripts, tests) pass the first check.
  */
 export function refuseForeignRequest(request: Request, allowedOrigins: ReadonlySet<string>): Response | undefined {
-  const origin = request.headers.get('origin');
-  if (origin === null || !allowedOrigins.has(origin)) {
-    let own: URL | undefined;
-    try {
-      own = new URL(request.url);
-    } catch {
-      own = undefined;
-    }
-    let sameOrigin = origin === null;
-    if (!sameOrigin && own) {
-      try {
-        const from = new URL(origin!);
-        sameOrigin = from.origin === own.origin || (from.host === own.host && /^https?:$/.test(from.protocol));
-      } catch {
-        // `Origin: null` (sandboxed frames, privacy redirects) and garbage are foreign.
-      }
-    }
-    if (!sameOrigin || request.headers.get('sec-fetch-site') === 'cross-site') {
-      return errorAnswer(403, { error: 'Cross-site requests are refused', code: 'cross_site_request' });
-    }
+  if (!isAllowedOrigin(request, allowedOrigins)) {
+    return errorAnswer(403, { error: 'Cross-site requests are refused', code: 'cross_site_request' });
   }
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {

@@ -15,6 +15,7 @@ import {
   type EmbedEventInit,
   type Surface,
 } from '../core/protocol/embed';
+import { createSubscribable } from '../core/store';
 
 /** An event for the fake to emit: {@link EmbedEventInit} whose `surface` defaults to the load's. */
 export type FakeEmbedEvent = EmbedEventInit extends infer T
@@ -201,9 +202,11 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
   const pages: Page[] = [];
   const cleanups: (() => void)[] = [];
   let disposed = false;
-  /** Called after every page load and every received message. */
-  const waiters = new Set<() => void>();
-  const wake = (): void => waiters.forEach((waiter) => waiter());
+  /** Waiters are called after every page load and every received message, until `dispose`. */
+  const waiters = createSubscribable();
+  const wake = (): void => {
+    if (!disposed) waiters.notify();
+  };
   let current: Page | undefined;
   /** Messages from the current page delivered to the host, and how many were posted. */
   let delivered = 0;
@@ -230,11 +233,11 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
         done();
         reject(new Error(`createFakeEmbed: ${what} did not happen within ${timeoutMs} ms`));
       }, timeoutMs);
+      const stop = waiters.subscribe(waiter);
       const done = (): void => {
         clearTimeout(timer);
-        waiters.delete(waiter);
+        stop();
       };
-      waiters.add(waiter);
       waiter();
     });
 
@@ -349,7 +352,6 @@ export function createFakeEmbed(options: FakeEmbedOptions = {}): FakeEmbed {
       if (disposed) return;
       disposed = true;
       for (const cleanup of cleanups.splice(0)) cleanup();
-      waiters.clear();
       current = undefined;
     },
   };

@@ -9,9 +9,18 @@
  *   timestamps are moved back in the emulator's state), to test the 5-minute window without
  *   moving any clock other tests share.
  * - `signDataToken(options?)`: a deployment JWT signed in Node, as a partner's server signs it.
+ * - `clockedEmulator()`, `mintClockedSession(request, options?)`, `advanceEmulatorClock(ms)`: an
+ *   emulator of the calling test file alone, on a manual clock, a session minted on it through a
+ *   partner's session route, and its clock moved forward (session expiry and renewal).
  * - `emulateColorScheme(scheme)`: what the operating system prefers (`prefers-color-scheme`), for
- *   the page and every frame in it, through Playwright.
+ *   the page and every frame in it, through Playwright; `emulateReducedMotion(motion)` the same for
+ *   `prefers-reduced-motion`.
  * - `auditFrameAccessibility(urlPart)`: axe-core's WCAG 2 A/AA audit of a cross-origin frame.
+ * - `startRequestLog()` / `stopRequestLog()`: every request the browser sends from the test page
+ *   (any frame, any resource type) in between, from Playwright's `request` events: what the
+ *   page's own APIs (resource timing, CSP reports) may not see.
+ * - `postFromEmbedFrame(urlPart, message, options?)`: messages posted by a cross-origin embed frame
+ *   itself to its parent (floods, misbehaving pages).
  *
  * The emulator is found through a registry on `globalThis` that `global-setup.ts` fills: the
  * config (which imports this file) and the global setup are loaded as separate module graphs of
@@ -20,7 +29,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserCommand } from 'vitest/node';
-import type { Frame, Page } from 'playwright';
+import type { Frame, Page, Request } from 'playwright';
 import type { EmulatorContext, ManualClock, SignDeploymentTokenOptions } from '../../src/emulator';
 import { createSessionHandler } from '../../src/server/index.ts';
 
@@ -37,8 +46,19 @@ export interface EmulatorRegistry {
    * imports this file, and must not bundle the emulator (its generated page script may not exist yet).
    */
   signToken(options: SignDeploymentTokenOptions): Promise<string>;
-  /** A second emulator whose clock only moves when a test says so (session renewal tests). */
-  clocked: { url: string; apiKey: string; clock: ManualClock };
+  /**
+   * Starts an emulator whose clock only moves when a test says so (session renewal tests): one per
+   * test file and project ({@link clockedEmulator}), so moving its clock never expires the sessions
+   * of a file running at the same time. Closed with the other servers.
+   */
+  startClocked(): Promise<ClockedEmulator>;
+}
+
+/** An emulator on a manual clock. */
+export interface ClockedEmulator {
+  url: string;
+  apiKey: string;
+  clock: ManualClock;
 }
 
 function registry(): EmulatorRegistry {
@@ -97,17 +117,42 @@ export const signDataToken: BrowserCommand<[options?: SignDataTokenOptions]> = a
   return registry().signToken({ deploymentId: options.deploymentId ?? 1, claims: options.claims ?? {} });
 };
 
+/** The manual-clock emulators, one per test file and project. */
+const clockedEmulators = new Map<string, Promise<ClockedEmulator>>();
+
+/** The manual-clock emulator of the calling test file (started on first use). */
+function clockedOf(context: { project: { name: string }; testPath: string | undefined }): Promise<ClockedEmulator> {
+  const key = `${context.project.name}:${context.testPath ?? ''}`;
+  let emulator = clockedEmulators.get(key);
+  if (!emulator) {
+    emulator = registry().startClocked();
+    clockedEmulators.set(key, emulator);
+  }
+  return emulator;
+}
+
+/** Resolves with the `{base_url}` of the calling test file's manual-clock emulator. */
+export const clockedEmulator: BrowserCommand<[]> = async (context) => (await clockedOf(context)).url;
+
+/** Options of `mintClockedSession`. */
+export interface MintClockedOptions {
+  /** The viewer the partner's sign-in resolves to. Default `renewal-viewer@acme.test`. */
+  externalId?: string;
+}
+
 /**
- * Mints a session on the manual-clock emulator through a session route made with
+ * Mints a session on the calling file's manual-clock emulator through a session route made with
  * `createSessionHandler`, as a partner's server does, and resolves with its id.
  */
-export const mintClockedSession: BrowserCommand<[request: Record<string, unknown>]> = async (_context, request) => {
-  const { clocked } = registry();
+export const mintClockedSession: BrowserCommand<
+  [request: Record<string, unknown>, options?: MintClockedOptions]
+> = async (context, request, options = {}) => {
+  const clocked = await clockedOf(context);
   const handler = createSessionHandler({
     baseUrl: clocked.url,
     apiKey: clocked.apiKey,
     deploymentId: 1,
-    resolve: () => ({ externalId: 'renewal-viewer@acme.test' }),
+    resolve: () => ({ externalId: options.externalId ?? 'renewal-viewer@acme.test' }),
   });
   const response = await handler(
     new Request('http://localhost/api/embed-session', {
@@ -122,9 +167,9 @@ export const mintClockedSession: BrowserCommand<[request: Record<string, unknown
   return body.sessionId;
 };
 
-/** Moves the manual-clock emulator's clock forward. */
-export const advanceEmulatorClock: BrowserCommand<[milliseconds: number]> = async (_context, milliseconds) => {
-  registry().clocked.clock.advance(milliseconds);
+/** Moves the calling file's manual-clock emulator's clock forward. */
+export const advanceEmulatorClock: BrowserCommand<[milliseconds: number]> = async (context, milliseconds) => {
+  (await clockedOf(context)).clock.advance(milliseconds);
 };
 
 /**
@@ -187,10 +232,82 @@ export const inspectEmbedFrame: BrowserCommand<[urlPart: string]> = async (conte
   });
 };
 
+/**
+ * Posts `message` `count` times, `intervalMs` apart, from the window of the frame whose address
+ * contains `urlPart` to its parent, with the parent's origin as target: what that embed page
+ * itself would send (a flood of events, or a misbehaving page), which the test page cannot do
+ * across origins.
+ */
+export const postFromEmbedFrame: BrowserCommand<
+  [urlPart: string, message: unknown, options?: { count?: number; intervalMs?: number }]
+> = async (context, urlPart, message, options = {}) => {
+  if (context.provider.name !== 'playwright') throw new Error('postFromEmbedFrame needs the playwright provider');
+  const frame = await findFrame(context.page, urlPart);
+  await frame.evaluate(
+    async ({ message, count, intervalMs }) => {
+      const target = location.ancestorOrigins[0]!;
+      for (let index = 0; index < count; index++) {
+        if (index > 0 && intervalMs > 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+        parent.postMessage({ ...(message as object), timestamp: Date.now() }, target);
+      }
+    },
+    { message, count: options.count ?? 1, intervalMs: options.intervalMs ?? 0 },
+  );
+};
+
 /** Emulates the operating system's color scheme preference. */
 export const emulateColorScheme: BrowserCommand<[scheme: 'light' | 'dark']> = async (context, scheme) => {
   if (context.provider.name !== 'playwright') throw new Error('emulateColorScheme needs the playwright provider');
   await context.page.emulateMedia({ colorScheme: scheme });
+};
+
+/** A request the browser sent while a request log was open. */
+export interface LoggedRequest {
+  url: string;
+  method: string;
+  resourceType: string;
+  /** The URL of the frame that sent it. */
+  frame: string;
+}
+
+/** Open request logs, by browser session (each test file has its own page). */
+const requestLogs = new Map<string, { page: Page; listener: (request: Request) => void; requests: LoggedRequest[] }>();
+
+/** Starts logging every request the test page sends (replacing a log this session left open). */
+export const startRequestLog: BrowserCommand<[]> = async (context) => {
+  if (context.provider.name !== 'playwright') throw new Error('startRequestLog needs the playwright provider');
+  const previous = requestLogs.get(context.sessionId);
+  previous?.page.off('request', previous.listener);
+  const requests: LoggedRequest[] = [];
+  const listener = (request: Request) => {
+    let frame = '';
+    try {
+      frame = request.frame().url();
+    } catch {
+      // A service worker's request has no frame.
+    }
+    requests.push({ url: request.url(), method: request.method(), resourceType: request.resourceType(), frame });
+  };
+  context.page.on('request', listener);
+  requestLogs.set(context.sessionId, { page: context.page, listener, requests });
+};
+
+/** Stops the session's request log and resolves with what it saw. */
+export const stopRequestLog: BrowserCommand<[]> = async (context) => {
+  const log = requestLogs.get(context.sessionId);
+  if (!log) throw new Error('no request log is open: call startRequestLog first');
+  log.page.off('request', log.listener);
+  requestLogs.delete(context.sessionId);
+  return log.requests;
+};
+
+/** Emulates the viewer's motion preference (`prefers-reduced-motion`); `null` puts the browser's back. */
+export const emulateReducedMotion: BrowserCommand<[motion: 'reduce' | 'no-preference' | null]> = async (
+  context,
+  motion,
+) => {
+  if (context.provider.name !== 'playwright') throw new Error('emulateReducedMotion needs the playwright provider');
+  await context.page.emulateMedia({ reducedMotion: motion });
 };
 
 /** One rule axe found broken, with the elements that break it. */
@@ -240,10 +357,19 @@ declare module 'vitest/browser' {
   interface BrowserCommands {
     mintEmbedSession: (request: Record<string, unknown>, options?: MintOptions) => Promise<string>;
     emulateColorScheme: (scheme: 'light' | 'dark') => Promise<void>;
+    emulateReducedMotion: (motion: 'reduce' | 'no-preference' | null) => Promise<void>;
     auditFrameAccessibility: (urlPart: string) => Promise<AxeViolation[]>;
     signDataToken: (options?: SignDataTokenOptions) => Promise<string>;
-    mintClockedSession: (request: Record<string, unknown>) => Promise<string>;
+    clockedEmulator: () => Promise<string>;
+    mintClockedSession: (request: Record<string, unknown>, options?: MintClockedOptions) => Promise<string>;
     advanceEmulatorClock: (milliseconds: number) => Promise<void>;
     inspectEmbedFrame: (urlPart: string) => Promise<EmbedFrameView>;
+    startRequestLog: () => Promise<void>;
+    stopRequestLog: () => Promise<LoggedRequest[]>;
+    postFromEmbedFrame: (
+      urlPart: string,
+      message: unknown,
+      options?: { count?: number; intervalMs?: number },
+    ) => Promise<void>;
   }
 }

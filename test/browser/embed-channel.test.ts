@@ -134,19 +134,19 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
   });
 
   it('service-behaviour 2: an unknown service:event:* with a valid envelope reaches onEvent as it is', async () => {
-    const expiring = {
+    const expired = {
       source: 'service-embed',
       direction: 'event',
-      type: 'service:event:session-expiring',
+      type: 'service:event:session-expired',
       payload: { inSeconds: 60 },
       timestamp: 1,
       surface: 'app',
     };
-    const { events, iframe, loaded } = open({ src: embedUrl(embedOrigin, { emit: [expiring] }) });
+    const { events, iframe, loaded } = open({ src: embedUrl(embedOrigin, { emit: [expired] }) });
     await loaded;
     await report(iframe);
-    expect(types(events)).toEqual(['service:event:ready', 'service:event:session-expiring']);
-    expect(events[1]).toEqual(expiring);
+    expect(types(events)).toEqual(['service:event:ready', 'service:event:session-expired']);
+    expect(events[1]).toEqual(expired);
     expect(isEmbedEvent(events[1])).toBe(false);
   });
 

@@ -10,15 +10,18 @@ import { commands } from 'vitest/browser';
 import {
   EmbeddedApp,
   EmbeddedChat,
+  DEFAULT_RENEWAL_LIMITS,
   EmbeddedDashboard,
   ServiceProvider,
   fetchEmbedSession,
   type AnyEmbedEvent,
   type EmbedErrorInfo,
   type EmbedHandle,
+  type EmbeddedAppProps,
   type GetEmbedSession,
 } from '../../src';
 import { createFakeEmbed } from '../../src/testing';
+import '../../src/styles.css';
 
 interface Config {
   tenantUrl: string;
@@ -402,48 +405,333 @@ describe('forged, malformed and foreign messages never reach a callback', () => 
 });
 
 describe('session renewal with the emulator clock', () => {
-  it('on session-expired: a new session, reloaded at the last path, state replayed, onSessionRenewed', async () => {
-    const tenantUrl = inject('clockedEmulatorUrl');
+  const MINUTE = 60_000;
+  const DAY = 24 * 60 * MINUTE;
+
+  /**
+   * An `EmbeddedApp` on this file's manual-clock emulator, dark and in German, taken to a workbook:
+   * what it reported, how often a session was minted and the iframe loaded, and every
+   * `data-state` it went through after its first `ready`.
+   */
+  async function renewable(
+    options: {
+      /** Which session the n-th `getEmbedSession` call resolves with; default a fresh one. */
+      session?: (call: number, request: Parameters<GetEmbedSession>[0]) => Promise<string>;
+      renewal?: EmbeddedAppProps['renewal'];
+    } = {},
+  ) {
+    const tenantUrl = await commands.clockedEmulator();
     let calls = 0;
     const getEmbedSession: GetEmbedSession = (request) => {
       calls += 1;
-      return commands.mintClockedSession({ ...request });
+      return options.session?.(calls, request) ?? commands.mintClockedSession({ ...request });
     };
     const ref = createRef<EmbedHandle>();
     const events: string[] = [];
+    const errors: EmbedErrorInfo[] = [];
     let renewed = 0;
-    render(
+    const { container } = render(
       <Provider tenantUrl={tenantUrl} getEmbedSession={getEmbedSession}>
         <EmbeddedApp
           ref={ref}
           deploymentId={1}
           colorScheme="dark"
           locale="de-DE"
+          renewal={options.renewal}
           onEvent={(event) =>
             events.push(
               event.type === 'service:event:view' ? `view:${(event.payload as { path: string }).path}` : event.type,
             )
           }
+          onError={(error) => errors.push(error)}
           onSessionRenewed={() => (renewed += 1)}
         />
       </Provider>,
     );
+    const iframe = container.querySelector('iframe')!;
+    let loads = 0;
+    iframe.addEventListener('load', () => (loads += 1));
     await waitFor(() => expect(events).toContain('view:/'), { timeout: 15_000 });
     ref.current!.navigate('/workbooks/sales-overview');
     await waitFor(() => expect(events).toContain('view:/workbooks/sales-overview'));
-    // Past the 24-hour token: the page's next query is refused and it says session-expired.
-    await commands.advanceEmulatorClock(25 * 60 * 60 * 1000);
-    ref.current!.refresh();
-    await waitFor(() => expect(renewed).toBe(1), { timeout: 15_000 });
-    expect(calls).toBe(2);
-    expect(events.filter((type) => type === 'service:event:session-expired')).toHaveLength(1);
-    expect(events.filter((type) => type === 'service:event:ready')).toHaveLength(2);
-    await waitFor(async () => {
-      const frame = await commands.inspectEmbedFrame(`${tenantUrl}/embed/d/1/app`);
+    const frameUrl = `${tenantUrl}/embed/d/1/app`;
+    const place = await waitFor(async () => {
+      const frame = await commands.inspectEmbedFrame(frameUrl);
       expect(frame).toMatchObject({ lang: 'de-DE', requestedScheme: 'dark' });
       expect(frame.heading).not.toBe('');
+      return frame;
     });
-    expect(events.at(-1)).toBe('view:/workbooks/sales-overview');
+    await waitFor(() => expect(loads).toBe(1));
+    const states: string[] = [];
+    new MutationObserver(() => states.push(rootOf(container).dataset['state']!)).observe(rootOf(container), {
+      attributes: true,
+      attributeFilter: ['data-state'],
+    });
+    return {
+      frameUrl,
+      place,
+      events,
+      errors,
+      states,
+      ref,
+      calls: () => calls,
+      loads: () => loads,
+      renewed: () => renewed,
+      count: (type: string) => events.filter((event) => event === type).length,
+      views: () => events.filter((event) => event.startsWith('view:')),
+    };
+  }
+
+  /** `document.visibilityState` as the test says, with `visibilitychange` when it changes; `restore` puts the browser's back. */
+  function visibility(state: DocumentVisibilityState) {
+    let current = state;
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => current });
+    document.dispatchEvent(new Event('visibilitychange'));
+    return {
+      set(next: DocumentVisibilityState) {
+        current = next;
+        document.dispatchEvent(new Event('visibilitychange'));
+      },
+      restore() {
+        delete (document as { visibilityState?: unknown }).visibilityState;
+      },
+    };
+  }
+
+  it('on session-expiring: renewed in place, one iframe load, the viewer kept where they were, onSessionRenewed', async () => {
+    const app = await renewable();
+    // Four minutes before the page's 24-hour token lapses: it says session-expiring.
+    await commands.advanceEmulatorClock(DAY - 4 * MINUTE);
+    await waitFor(() => expect(app.renewed()).toBe(1), { timeout: 15_000 });
+    expect(app.count('service:event:session-expiring')).toBe(1);
+    expect(app.calls()).toBe(2);
+    // The page took it (its second ready) and was never reloaded, hidden or replaced.
+    expect(app.count('service:event:ready')).toBe(2);
+    expect(app.loads()).toBe(1);
+    expect(app.states).toEqual([]);
+    expect(app.views().at(-1)).toBe('view:/workbooks/sales-overview');
+    expect(await commands.inspectEmbedFrame(app.frameUrl)).toMatchObject({
+      heading: app.place.heading,
+      lang: 'de-DE',
+      requestedScheme: 'dark',
+    });
+    // The new session lasts: past the old token's end, the page's queries still work.
+    await commands.advanceEmulatorClock(10 * MINUTE);
+    app.ref.current!.refresh();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(app.count('service:event:session-expired')).toBe(0);
+    expect(app.calls()).toBe(2);
+  });
+
+  it('on session-expired: a new session in place, the last path kept, onSessionRenewed', async () => {
+    const app = await renewable();
+    // Past the 24-hour token: the page's next query is refused and it says session-expired.
+    await commands.advanceEmulatorClock(25 * 60 * 60 * 1000);
+    app.ref.current!.refresh();
+    await waitFor(() => expect(app.renewed()).toBe(1), { timeout: 15_000 });
+    expect(app.calls()).toBe(2);
+    expect(app.count('service:event:session-expired')).toBe(1);
+    expect(app.count('service:event:ready')).toBe(2);
+    await waitFor(async () => {
+      const frame = await commands.inspectEmbedFrame(app.frameUrl);
+      expect(frame).toMatchObject({ lang: 'de-DE', requestedScheme: 'dark' });
+      expect(frame.heading).toBe(app.place.heading);
+    });
+    expect(app.views().at(-1)).toBe('view:/workbooks/sales-overview');
+    expect(app.loads()).toBe(1);
+  });
+
+  it('the embed refuses the new session: reloaded with another, at the last path, the view state replayed', async () => {
+    const app = await renewable({
+      // The renewal's session is another viewer's, which the page must refuse.
+      session: (call, request) =>
+        commands.mintClockedSession({ ...request }, call === 2 ? { externalId: 'someone-else@acme.test' } : {}),
+    });
+    const views = app.views().length;
+    await commands.advanceEmulatorClock(DAY - 4 * MINUTE);
+    await waitFor(() => expect(app.renewed()).toBe(1), { timeout: 15_000 });
+    expect(app.calls()).toBe(3);
+    expect(app.loads()).toBe(2);
+    expect(app.states).toEqual(['renewing', 'ready']);
+    // The new page went back to where the viewer was, in their language and scheme.
+    await waitFor(() => expect(app.views().slice(views)).toEqual(['view:/', 'view:/workbooks/sales-overview']));
+    await waitFor(async () =>
+      expect(await commands.inspectEmbedFrame(app.frameUrl)).toMatchObject({
+        heading: app.place.heading,
+        lang: 'de-DE',
+        requestedScheme: 'dark',
+      }),
+    );
+    expect(app.errors).toEqual([expect.objectContaining({ payload: expect.objectContaining({ context: 'session' }) })]);
+  });
+
+  it('a flood of session-expired from the embed (100 in a second) mints one session', async () => {
+    const app = await renewable();
+    const expired = {
+      source: 'service-embed',
+      direction: 'event',
+      type: 'service:event:session-expired',
+      payload: {},
+      surface: 'app',
+    };
+    await commands.postFromEmbedFrame(app.frameUrl, expired, { count: 100, intervalMs: 10 });
+    await waitFor(() => expect(app.count('service:event:session-expired')).toBe(100));
+    await waitFor(() => expect(app.renewed()).toBe(1), { timeout: 15_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(app.calls()).toBe(2);
+    expect(app.renewed()).toBe(1);
+    expect(app.loads()).toBe(1);
+  });
+
+  it('a hidden page does not renew on session-expiring; it renews when it becomes visible', async () => {
+    const app = await renewable();
+    const seen = visibility('hidden');
+    try {
+      await commands.advanceEmulatorClock(DAY - 4 * MINUTE);
+      await waitFor(() => expect(app.count('service:event:session-expiring')).toBe(1), { timeout: 5_000 });
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(app.calls()).toBe(1);
+      seen.set('visible');
+      await waitFor(() => expect(app.renewed()).toBe(1), { timeout: 15_000 });
+      expect(app.calls()).toBe(2);
+      expect(app.loads()).toBe(1);
+    } finally {
+      seen.restore();
+    }
+  });
+
+  it('a hidden page renews hiddenLeadMs before expiresAt without being seen', async () => {
+    // expiresAt is four minutes away when the page says so: renew three seconds later.
+    const app = await renewable({ renewal: { hiddenLeadMs: 4 * MINUTE - 3_000 } });
+    const seen = visibility('hidden');
+    try {
+      await commands.advanceEmulatorClock(DAY - 4 * MINUTE);
+      await waitFor(() => expect(app.count('service:event:session-expiring')).toBe(1), { timeout: 5_000 });
+      expect(app.calls()).toBe(1);
+      await waitFor(() => expect(app.renewed()).toBe(1), { timeout: 15_000 });
+      expect(app.calls()).toBe(2);
+    } finally {
+      seen.restore();
+    }
+  });
+});
+
+describe("renewal against the testing kit's fake embed", () => {
+  const ready = {
+    type: 'service:event:ready',
+    payload: { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' },
+  } as const;
+
+  it('a page that answers ready takes the session in place; a silent one is loaded again', async () => {
+    const fake = createFakeEmbed();
+    let sessions = 0;
+    let renewed = 0;
+    try {
+      render(
+        <Provider tenantUrl={fake.tenantUrl} getEmbedSession={async () => `session-${(sessions += 1)}`}>
+          <EmbeddedDashboard publicId="a" renewal={{ timeoutMs: 500 }} onSessionRenewed={() => (renewed += 1)} />
+        </Provider>,
+      );
+      await fake.loaded(1);
+      await fake.emit({ type: 'service:event:session-expiring', payload: { expiresAt: Date.now() + 60_000 } });
+      const action = await fake.waitForAction('service:action:set-session');
+      expect(action.payload).toEqual({ sessionId: 'session-2' });
+      await fake.emit(ready);
+      await waitFor(() => expect(renewed).toBe(1));
+      expect(fake.loads).toHaveLength(1);
+
+      // Past the backoff, a page that does not answer is loaded again with a new session.
+      await new Promise((resolve) => setTimeout(resolve, DEFAULT_RENEWAL_LIMITS.backoffMs));
+      await fake.emit({ type: 'service:event:session-expiring', payload: {} });
+      await waitFor(() => expect(fake.loads).toHaveLength(2), { timeout: 5_000 });
+      expect(new URL(fake.loads[1]!.url).searchParams.get('session')).toBe('session-4');
+      await waitFor(() => expect(renewed).toBe(2));
+    } finally {
+      fake.dispose();
+    }
+  });
+});
+
+describe('an embed navigated away from the tenant', () => {
+  const embedOrigin = inject('embedOrigin');
+  const otherEmbedOrigin = inject('otherEmbedOrigin');
+
+  it('a second load with no ready from the tenant: the error state with origin_changed, told to onError, never ready', async () => {
+    const errors: EmbedErrorInfo[] = [];
+    const { container } = render(
+      <Provider tenantUrl={embedOrigin} getEmbedSession={async () => 'fake-session'}>
+        <EmbeddedDashboard publicId="a" readyTimeoutMs={1_500} onError={(error) => errors.push(error)} />
+      </Provider>,
+    );
+    await waitFor(() => expect(rootOf(container).dataset['state']).toBe('ready'));
+    const states: string[] = [];
+    new MutationObserver(() => states.push(rootOf(container).dataset['state']!)).observe(rootOf(container), {
+      attributes: true,
+      attributeFilter: ['data-state'],
+    });
+    // The page sends its frame to another site (a redirect, a link opened in the frame).
+    container
+      .querySelector('iframe')!
+      .contentWindow!.postMessage(
+        { fake: 'navigate', to: `${otherEmbedOrigin}/embed?parent=${encodeURIComponent(location.origin)}` },
+        embedOrigin,
+      );
+    await waitFor(() => expect(rootOf(container).dataset['state']).toBe('error'), { timeout: 5_000 });
+    expect(states).toEqual(['loading', 'error']);
+    expect(errors).toEqual([expect.objectContaining({ code: 'origin_changed' })]);
+    expect(container.querySelector<HTMLIFrameElement>('iframe')!.style.visibility).toBe('hidden');
+  });
+});
+
+describe('what a viewer sees while it loads', () => {
+  const rect = (element: Element) => {
+    const { x, y, width, height } = element.getBoundingClientRect();
+    return { x, y, width, height };
+  };
+
+  it('a skeleton the size of the embed, and nothing moves when the page is ready', async () => {
+    const { container } = render(
+      <Provider>
+        <EmbeddedDashboard publicId="sales-overview" height={420} style={{ width: 640 }} />
+      </Provider>,
+    );
+    const root = rootOf(container);
+    const placeholder = container.querySelector('[data-part="placeholder"]')!;
+    const skeleton = placeholder.querySelector('[data-part="skeleton"]')!;
+    const iframe = container.querySelector('iframe')!;
+    const before = { root: rect(root), iframe: rect(iframe) };
+    expect(before.root).toMatchObject({ width: 640, height: 420 });
+    expect(rect(placeholder)).toEqual(before.root);
+    // Inset by the placeholder's padding on every side, whatever the embed's size.
+    const inner = rect(skeleton);
+    expect(inner.width).toBe(640 - 32);
+    expect(inner.height).toBe(420 - 32);
+    // The label is for screen readers; what shows is the skeleton.
+    expect(rect(placeholder.querySelector('[data-part="placeholder-label"]')!).width).toBeLessThanOrEqual(1);
+    expect(iframe.style.visibility).toBe('hidden');
+    await waitFor(() => expect(root.dataset['state']).toBe('ready'), { timeout: 15_000 });
+    expect({ root: rect(root), iframe: rect(iframe) }).toEqual(before);
+  });
+
+  it('the skeleton moves only when the viewer allows motion', async () => {
+    const animation = async () => {
+      const { container, unmount } = render(
+        <Provider getEmbedSession={() => new Promise(() => {})}>
+          <EmbeddedDashboard publicId="sales-overview" readyTimeoutMs={60_000} />
+        </Provider>,
+      );
+      const name = getComputedStyle(container.querySelector('[data-part="skeleton"]')!).animationName;
+      unmount();
+      return name;
+    };
+    try {
+      await commands.emulateReducedMotion('reduce');
+      expect(await animation()).toBe('none');
+      await commands.emulateReducedMotion('no-preference');
+      expect(await animation()).toBe('service-skeleton-pulse');
+    } finally {
+      await commands.emulateReducedMotion(null);
+    }
   });
 });
 

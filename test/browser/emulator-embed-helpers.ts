@@ -92,14 +92,20 @@ export async function openEmbed(
     extraQuery?: string;
     /** Build the address by hand (the newer `/embed/d/{deploymentId}/...` forms). */
     url?: (emulatorUrl: string, sessionId: string) => string;
+    /**
+     * Open it on the test file's own emulator on a manual clock (`commands.clockedEmulator`), with a
+     * session minted there through a partner's session route (the viewer `renewal-viewer@acme.test`).
+     */
+    clocked?: boolean;
   } = {},
 ): Promise<OpenEmbed> {
-  const emulatorUrl = inject('emulatorUrl');
+  const emulatorUrl = options.clocked ? await commands.clockedEmulator() : inject('emulatorUrl');
   // Wide enough for the dashboard grid, and small enough that the runner never scales the test
   // frame (a scaled frame puts Playwright's clicks in the wrong place).
   await page.viewport(960, 640);
   const sessionId =
     options.sessionId ??
+    (options.clocked ? await commands.mintClockedSession({ surface: surface.surface }) : undefined) ??
     (await commands.mintEmbedSession(
       { deploymentId: 1, externalId: 'viewer@partner.test', ...options.session },
       options.ageMs ? { ageMs: options.ageMs } : {},

@@ -41,8 +41,6 @@ declare module 'vitest' {
     otherEmbedOrigin: string;
     /** `{base_url}` of the emulator, `http://127.0.0.1:<port>`: another origin than the test page. */
     emulatorUrl: string;
-    /** `{base_url}` of a second emulator on a manual clock (`advanceEmulatorClock`), for session renewal. */
-    clockedEmulatorUrl: string;
   }
 }
 
@@ -115,7 +113,8 @@ interface Servers {
   tenant: { server: Server; origin: string };
   other: { server: Server; origin: string };
   emulator: Awaited<ReturnType<typeof startEmulator>>;
-  clocked: Awaited<ReturnType<typeof startEmulator>>;
+  /** The manual-clock emulators the tests started (`clockedEmulator` of commands.ts). */
+  clocked: Awaited<ReturnType<typeof startEmulator>>[];
 }
 
 async function startServers(): Promise<Servers> {
@@ -129,15 +128,19 @@ async function startServers(): Promise<Servers> {
     );
   }
   const emulator = await startEmulator({ port: 0, chatPace: 'instant' });
-  // Its own emulator, so moving its clock never expires the sessions of other tests.
-  const clock = createManualClock();
-  const clocked = await startEmulator({ port: 0, chatPace: 'instant', clock });
+  const clocked: Servers['clocked'] = [];
   const registry: EmulatorRegistry = {
     url: emulator.url,
     apiKey: emulator.apiKey,
     context: emulator.context,
     signToken: (options) => signDeploymentToken(emulator.world, { ...options, now: emulator.context.clock.now() }),
-    clocked: { url: clocked.url, apiKey: clocked.apiKey, clock },
+    async startClocked() {
+      // Its own emulator, so moving its clock never expires the sessions of other tests.
+      const clock = createManualClock();
+      const started = await startEmulator({ port: 0, chatPace: 'instant', clock });
+      clocked.push(started);
+      return { url: started.url, apiKey: started.apiKey, clock };
+    },
   };
   (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY] = registry;
   return { tenant, other, emulator, clocked };
@@ -156,7 +159,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const entry = (shared[SHARED] ??= { servers: startServers(), users: 0 });
   entry.users += 1;
   const { tenant, other, emulator, clocked } = await entry.servers;
-  project.provide('clockedEmulatorUrl', clocked.url);
   project.provide('embedOrigin', tenant.origin);
   project.provide('otherEmbedOrigin', other.origin);
   project.provide('emulatorUrl', emulator.url);
@@ -165,6 +167,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (entry.users > 0 || shared[SHARED] !== entry) return;
     delete shared[SHARED];
     delete (globalThis as { [EMULATOR_REGISTRY]?: EmulatorRegistry })[EMULATOR_REGISTRY];
-    await Promise.all([stopServer(tenant.server), stopServer(other.server), emulator.close(), clocked.close()]);
+    await Promise.all([
+      stopServer(tenant.server),
+      stopServer(other.server),
+      emulator.close(),
+      ...clocked.map((started) => started.close()),
+    ]);
   };
 }

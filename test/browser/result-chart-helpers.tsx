@@ -31,11 +31,11 @@ export function fixture(name: SqlFixtureName): { result: ServiceSqlApiResult; ta
   return { result: call.result.value, table: toResultTable(call.result)! };
 }
 
-/** Mounts `element` synchronously in a 640 px wide host (effects run, vega is still loading) and returns its chart part. */
-export function mountChart(element: ReactElement, theme?: 'light' | 'dark'): HTMLElement {
+/** Mounts `element` synchronously in a host `width` px wide (640 by default; effects run, vega is still loading) and returns its chart part. */
+export function mountChart(element: ReactElement, theme?: 'light' | 'dark', width = 640): HTMLElement {
   unmountChart();
   host = document.createElement('div');
-  host.style.width = '640px';
+  host.style.width = `${width}px`;
   if (theme) host.dataset.serviceTheme = theme;
   document.body.append(host);
   const current = createRoot(host);

@@ -149,3 +149,27 @@ describe('ResultChart in Chromium', () => {
     expect(mismatch.textContent).toMatch(/Row 1 has 2 cells but the schema has 3 columns/);
   });
 });
+
+describe('ResultChart reads like the product', () => {
+  it.each([375, 640, 1400])(
+    'labels each month once on a month axis, %i px wide, with compact numbers',
+    async (width) => {
+      const { result, table } = fixture('revenueByMonth');
+      const chart = mountChart(
+        <ResultChart spec={result.vegaSpec!} columns={table.columns} rows={table.rows} title={result.queryTitle} />,
+        undefined,
+        width,
+      );
+      await settled(chart);
+      const xAxis = [...chart.querySelectorAll('g.role-axis')].find((axis) =>
+        axis.getAttribute('aria-label')?.startsWith('X-axis'),
+      )!;
+      const months = [...xAxis.querySelectorAll('g.role-axis-label text')].map((text) => text.textContent);
+      expect(months.length).toBeGreaterThan(1);
+      expect(new Set(months).size).toBe(months.length);
+      const labels = [...chart.querySelectorAll('g.role-axis-label text')].map((text) => text.textContent ?? '');
+      expect(labels.some((label) => /^\$\d+(\.\d)?[KM]$/.test(label))).toBe(true);
+      expect(labels.join(' ')).not.toMatch(/e[+-]\d/);
+    },
+  );
+});

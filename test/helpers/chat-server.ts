@@ -633,3 +633,68 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
   };
   return server;
 }
+
+// ---------------------------------------------------------------------------------------------
+// A scripted connection pattern, for how a client paces its resends
+
+/**
+ * What a service does with connection `index` of one answer (0 for the first request, then one
+ * per resend): how many of the answer's message lines it sends from the start (what the client
+ * has is sent again, as the service replays), and then whether it drops the connection, keeps it
+ * open until {@link ScriptedChatServer.release} and then drops it, or ends the answer.
+ */
+export type ConnectionScript = (index: number) => { lines: number; then: 'drop' | 'hold' | 'end' };
+
+/** A server that answers every chat request by a {@link ConnectionScript}; see {@link startScriptedChatServer}. */
+export interface ScriptedChatServer {
+  /** `{ai_url}` of this server. */
+  url: string;
+  /** Chat requests so far: one per connection. */
+  connections(): number;
+  /** Drops the held connection. */
+  release(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a chat server that plays `script`, whoever asks: `__cutoff__` of one thread, then
+ * assistant messages `m0`, `m1`... (whole lines), then a drop or the end. It keeps no timers, so
+ * a test may fake the clock of the client.
+ */
+export async function startScriptedChatServer(script: ConnectionScript): Promise<ScriptedChatServer> {
+  const chatId = '00000000-0000-4000-8000-00000000c0de';
+  let connections = 0;
+  let holding: { release(): void } | undefined;
+  const http = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const { lines, then } = script(connections++);
+      const out: Line[] = [{ id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId }, sort: 0 }];
+      for (let index = 0; index < lines; index++) {
+        out.push({ id: `m${index}`, role: 'assistant', content: `line ${index}`, isDelta: false, sort: index + 1 });
+      }
+      if (then === 'end') out.push(USAGE_LINE);
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      const drop = () => res.socket?.destroy();
+      res.write(out.map((line) => `${JSON.stringify(line)}\n`).join(''), () => {
+        if (then === 'end') res.end();
+        else if (then === 'drop') drop();
+        else holding = { release: drop };
+      });
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${AGENT_PATH}`,
+    connections: () => connections,
+    release() {
+      holding?.release();
+      holding = undefined;
+    },
+    close() {
+      http.closeAllConnections();
+      return new Promise((resolve, reject) => http.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}

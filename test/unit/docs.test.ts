@@ -7,7 +7,11 @@
  *   API-looking name in backticks (`createSessionHandler`, `EmbeddedDashboard`, `TRANSCRIPTS`)
  *   is exported by some entry;
  * - docs/theming.md lists exactly the `--service-*` variables of src/styles.css, and no guide
- *   names one that does not exist; docs/emulator.md lists exactly the CLI's flags.
+ *   names one that does not exist; docs/emulator.md lists exactly the CLI's flags;
+ * - each example app is its guide: every source file of the example is a block of the guide, the
+ *   guide creates the app before it installs into it, and its `npm install` commands are exactly
+ *   what the example's package.json adds to the template the guide starts from, which covers
+ *   every package the example imports.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -225,5 +229,146 @@ describe('guides', () => {
     const flags = new Set([...usage.matchAll(/(?:^|\s)(--[a-z][\w-]*)/g)].map((match) => match[1]!));
     const documented = new Set([...read('docs/emulator.md').matchAll(/`(--[a-z][\w-]*)/g)].map((match) => match[1]!));
     expect([...documented].sort()).toEqual([...flags].sort());
+  });
+});
+
+/** The example app of each guide, and what the command that creates the app puts in package.json. */
+const EXAMPLES = [
+  {
+    guide: 'docs/quick-start.md',
+    dir: 'examples/quick-start',
+    create: 'npm create vite@latest',
+    // create-vite's react-ts template.
+    template: [
+      'react',
+      'react-dom',
+      '@types/node',
+      '@types/react',
+      '@types/react-dom',
+      '@vitejs/plugin-react',
+      'oxlint',
+      'typescript',
+      'vite',
+    ],
+    // Files the template wrote and the guide leaves as they are (tsconfig.node.json: one line added, shown as such).
+    unchanged: ['package.json', 'index.html', 'tsconfig.json', 'tsconfig.app.json', 'tsconfig.node.json'],
+    // Imported, but provided by another package: none.
+    provided: [] as string[],
+  },
+  {
+    guide: 'docs/nextjs-app-router.md',
+    dir: 'examples/nextjs-app-router',
+    create: 'npx create-next-app@latest',
+    template: [
+      'next',
+      'react',
+      'react-dom',
+      '@types/node',
+      '@types/react',
+      '@types/react-dom',
+      'eslint',
+      'eslint-config-next',
+      'typescript',
+    ],
+    unchanged: ['package.json', 'tsconfig.json', 'next.config.ts'],
+    // Next.js resolves `server-only` itself; `@/` is the app's own folder.
+    provided: ['server-only'],
+  },
+];
+
+/** The files of an example app, relative to it: what a partner's app holds besides generated ones. */
+function filesOf(dir: string, under = ''): string[] {
+  return readdirSync(join(dir, under), { withFileTypes: true }).flatMap((entry) => {
+    const path = under ? `${under}/${entry.name}` : entry.name;
+    if (['node_modules', '.next', 'dist', 'next-env.d.ts'].includes(entry.name)) return [];
+    return entry.isDirectory() ? filesOf(dir, path) : [path];
+  });
+}
+
+/** The package a bare import specifier names (`@scope/name/sub` → `@scope/name`), or undefined. */
+function packageOf(specifier: string): string | undefined {
+  if (/^(\.|\/|node:|@\/)/.test(specifier)) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Packages of the `npm install` commands of a guide's shell blocks, split into runtime and `-D`. */
+function installsOf(guide: string): { dependencies: string[]; devDependencies: string[]; order: string[] } {
+  const dependencies: string[] = [];
+  const devDependencies: string[] = [];
+  const order: string[] = [];
+  for (const block of blocksOf(guide).filter((b) => b.lang === 'sh')) {
+    for (const line of block.code.split(/\n|&&/).map((text) => text.replace(/#.*/, '').trim())) {
+      if (line) order.push(line);
+      const install = /^npm install (.+)$/.exec(line);
+      if (!install) continue;
+      const words = install[1]!.split(/\s+/);
+      const dev = words.includes('-D') || words.includes('--save-dev');
+      for (const word of words.filter((w) => !w.startsWith('-'))) (dev ? devDependencies : dependencies).push(word);
+    }
+  }
+  return { dependencies, devDependencies, order };
+}
+
+describe('example apps and their guides', () => {
+  for (const example of EXAMPLES) {
+    describe(example.dir, () => {
+      const files = filesOf(example.dir);
+      const shown = new Set(
+        blocksOf(example.guide)
+          .map((block) => /file=(\S+)/.exec(block.info)?.[1])
+          .filter((path): path is string => path !== undefined),
+      );
+
+      it(`every file of the example is a block of ${example.guide}`, () => {
+        const missing = files.filter(
+          (file) => !example.unchanged.includes(file) && !shown.has(`${example.dir}/${file}`),
+        );
+        expect(missing).toEqual([]);
+      });
+
+      it('the guide creates the app first, then installs what its package.json adds to the template', () => {
+        const { dependencies, devDependencies, order } = installsOf(example.guide);
+        const created = order.findIndex((line) => line.startsWith(example.create));
+        const installed = order.findIndex((line) => line.startsWith('npm install'));
+        expect(created, `${example.guide} runs ${example.create}`).toBeGreaterThanOrEqual(0);
+        expect(created).toBeLessThan(installed);
+        const manifest = JSON.parse(read(join(example.dir, 'package.json'))) as {
+          dependencies: Record<string, string>;
+          devDependencies: Record<string, string>;
+        };
+        const added = (names: Record<string, string>) =>
+          Object.keys(names)
+            .filter((name) => !example.template.includes(name))
+            .sort();
+        expect(added(manifest.dependencies)).toEqual([...dependencies].sort());
+        expect(added(manifest.devDependencies)).toEqual([...devDependencies].sort());
+      });
+
+      it('package.json lists every package the example imports', () => {
+        const manifest = JSON.parse(read(join(example.dir, 'package.json'))) as {
+          dependencies: Record<string, string>;
+          devDependencies: Record<string, string>;
+        };
+        const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)]);
+        const imported = new Set<string>();
+        for (const file of files.filter((name) => /\.(ts|tsx|js|mjs)$/.test(name))) {
+          for (const match of read(join(example.dir, file)).matchAll(/(?:from|import)\s+'([^']+)'/g)) {
+            const name = packageOf(match[1]!);
+            if (name) imported.add(name);
+          }
+        }
+        expect([...imported].filter((name) => !declared.has(name) && !example.provided.includes(name))).toEqual([]);
+      });
+    });
+  }
+
+  it('the quick start keeps react() in the Vite config and sets the start script it runs', () => {
+    expect(read('examples/quick-start/vite.config.ts')).toMatch(/plugins: \[react\(\)/);
+    const scripts = (JSON.parse(read('examples/quick-start/package.json')) as { scripts: Record<string, string> })
+      .scripts;
+    for (const [, name, value] of read('docs/quick-start.md').matchAll(/npm pkg set scripts\.(\w+)="([^"]+)"/g))
+      expect(scripts[name!]).toBe(value);
+    expect(read('docs/quick-start.md')).toContain('npm pkg set scripts.start=');
   });
 });

@@ -6,7 +6,9 @@
  * @module
  */
 import { forwardRef, type ComponentPropsWithoutRef } from 'react';
+import type { EmbedTheme } from '../../core/protocol/embed';
 import { useAgentChat, type UseAgentChatOptions, type UseAgentChatResult } from '../../react/use-agent-chat';
+import { useThemeTokens } from '../../react/use-theme-tokens';
 import { ChatAnnouncer } from './announcer';
 import { ChatComposer } from './composer';
 import { cx } from './compose';
@@ -34,6 +36,19 @@ export interface AgentChatProps extends UseAgentChatOptions, Omit<ComponentProps
   disabled?: boolean;
   /** Focuses the textbox on mount. Default `false`. */
   autoFocus?: boolean;
+  /**
+   * The brand theme of this chat, field by field over `ServiceProvider`'s `theme` (which the
+   * chat follows by default): `primaryColor`, `font`, `borderRadius` and `analyticsChat` colours
+   * become its `--service-*` tokens and its charts' (docs/theming.md). Tokens in `style` win over both.
+   */
+  theme?: EmbedTheme;
+  /**
+   * The question in the composer, when you hold it: pre-fill one (a dashboard's drilldown, see
+   * `drilldownQuestion`) and keep it with `onInputChange`. Default: the composer holds it.
+   */
+  input?: string;
+  /** Every change of the question in the composer (typing, and clearing it once sent). */
+  onInputChange?: (input: string) => void;
 }
 
 /**
@@ -62,17 +77,29 @@ export const AgentChat = /*#__PURE__*/ forwardRef<HTMLElement, AgentChatProps>(f
     components,
     disabled,
     autoFocus,
+    theme,
+    input,
+    onInputChange,
     className,
+    style,
     ...rest
   } = props;
+  const tokens = useThemeTokens(theme);
   const own = useAgentChat({ url, auth, sessionSettings, fetch, chatId, onChatId, onFinish, onError });
   const chat = external ?? own;
   const empty = chat.messages.length === 0 && chat.status === 'idle';
   return (
     <AgentChatProvider chat={chat} labels={labels} components={components} showThinking={showThinking}>
-      <section ref={ref} data-part="chat" data-state={chat.status} className={cx('service-chat', className)} {...rest}>
+      <section
+        ref={ref}
+        data-part="chat"
+        data-state={chat.status}
+        className={cx('service-chat', className)}
+        style={{ ...tokens, ...style }}
+        {...rest}
+      >
         {empty ? <ChatEmptyState suggestions={suggestions} /> : <ChatMessageList />}
-        <ChatComposer disabled={disabled} autoFocus={autoFocus} />
+        <ChatComposer disabled={disabled} autoFocus={autoFocus} input={input} onInputChange={onInputChange} />
         <ChatAnnouncer />
       </section>
     </AgentChatProvider>

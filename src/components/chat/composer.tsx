@@ -5,16 +5,9 @@
  *
  * @module
  */
-import {
-  forwardRef,
-  useId,
-  useRef,
-  useState,
-  type ComponentPropsWithoutRef,
-  type FormEvent,
-  type KeyboardEvent,
-} from 'react';
+import { forwardRef, useId, useRef, type ComponentPropsWithoutRef, type FormEvent, type KeyboardEvent } from 'react';
 import { isRunning } from '../../core/agent-chat';
+import { useControllableState } from '../../react/use-controllable-state';
 import { composeEventHandlers, cx } from './compose';
 import { useAgentChatConfig, useAgentChatState } from './context';
 
@@ -26,6 +19,15 @@ export interface ChatComposerProps extends Omit<ComponentPropsWithoutRef<'form'>
   autoFocus?: boolean;
   /** Called before a question is sent; `preventDefault()` on the event stops it. */
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+  /**
+   * The question being written, when you hold it (to pre-fill a question, such as "Ask about
+   * this" from a dashboard's drilldown); pair it with `onInputChange`. Default: the composer holds it.
+   */
+  input?: string;
+  /** The first text of a composer that holds its own question. Default `''`. */
+  defaultInput?: string;
+  /** Every change of the question: typing, and clearing it once sent. */
+  onInputChange?: (input: string) => void;
 }
 
 /**
@@ -33,12 +35,27 @@ export interface ChatComposerProps extends Omit<ComponentPropsWithoutRef<'form'>
  * a textbox named "Ask a question", buttons named "Send" and "Stop" (all from `labels`).
  */
 export const ChatComposer = /*#__PURE__*/ forwardRef<HTMLFormElement, ChatComposerProps>(function ChatComposer(
-  { disabled = false, autoFocus = false, className, onSubmit, onKeyDown, ...props },
+  {
+    disabled = false,
+    autoFocus = false,
+    className,
+    onSubmit,
+    onKeyDown,
+    input: inputProp,
+    defaultInput = '',
+    onInputChange,
+    ...props
+  },
   ref,
 ) {
   const chat = useAgentChatState('ChatComposer');
   const { labels } = useAgentChatConfig('ChatComposer');
-  const [value, setValue] = useState('');
+  const [value, setValue] = useControllableState({
+    prop: inputProp,
+    defaultProp: defaultInput,
+    onChange: onInputChange,
+    name: 'ChatComposer input',
+  });
   const input = useRef<HTMLTextAreaElement>(null);
   const errorId = useId();
   const running = isRunning(chat.status);

@@ -60,7 +60,9 @@ export const ChatToolCallView = /*#__PURE__*/ forwardRef<HTMLDivElement, ChatToo
   const { labels, components } = useAgentChatConfig('ChatToolCallView');
   const call = message.toolCall;
   if (!call) return null;
-  const Custom = components.tools?.[call.name] ?? components.toolCall;
+  // The name comes off the wire: `tools.constructor` would be Object, `tools.__proto__` the prototype.
+  const { tools } = components;
+  const Custom = (tools && Object.hasOwn(tools, call.name) ? tools[call.name] : undefined) ?? components.toolCall;
   let body: ReactNode;
   if (Custom) body = <Custom call={call} message={message} />;
   else if (call.status === 'error') {

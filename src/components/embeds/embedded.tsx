@@ -1,7 +1,8 @@
 /**
  * `EmbeddedDashboard`, `EmbeddedApp` and `EmbeddedChat`: one frame over `useEmbed`, three
  * surfaces. Each renders a root `<div data-state>` sized by `className`/`style`/`height`, the
- * iframe, and over it the placeholder until `ready` or the error state with a retry button.
+ * iframe, and over it the skeleton until `ready`, or the error state (a sentence per error code, and
+ * "Try again" when a retry can help).
  *
  * @module
  */
@@ -16,7 +17,14 @@ import {
   type EmbedHandle,
   type UseEmbedOptions,
 } from '../../react/use-embed';
-import { EmbedErrorState, EmbedPlaceholder, embedLabels, type EmbedLabels } from './parts';
+import {
+  EmbedErrorState,
+  EmbedPlaceholder,
+  describeEmbedError,
+  embedLabels,
+  type EmbedErrorDescription,
+  type EmbedLabels,
+} from './parts';
 
 /** Props of the frame every embed component shares. */
 export interface EmbedFrameProps {
@@ -32,13 +40,23 @@ export interface EmbedFrameProps {
   height?: number | string;
   /** Replaces the placeholder shown until `ready`. Rendered inside the root, over the iframe. */
   renderPlaceholder?: (props: { surface: Surface; labels: EmbedLabels; status: 'loading' | 'renewing' }) => ReactNode;
-  /** Replaces the error state. Call `retry` to load again with a new session. */
-  renderError?: (props: {
-    surface: Surface;
-    labels: EmbedLabels;
-    error: ServiceError | undefined;
-    retry: () => void;
-  }) => ReactNode;
+  /**
+   * Replaces the error state. Call `retry` to load again with a new session; `message` is the
+   * viewer's sentence for the error's `code` and `retryable` whether a retry can help (see
+   * `describeEmbedError`).
+   */
+  renderError?: (
+    props: {
+      /** The surface that failed. */
+      surface: Surface;
+      /** The embed's strings, defaults filled in. */
+      labels: EmbedLabels;
+      /** The typed error. */
+      error: ServiceError | undefined;
+      /** Loads the embed again with a new session. */
+      retry: () => void;
+    } & EmbedErrorDescription,
+  ) => ReactNode;
 }
 
 /** Props of {@link EmbeddedDashboard}. */
@@ -97,7 +115,7 @@ function EmbedFrame(props: EmbedFrameProps & UseEmbedOptions, ref: ForwardedRef<
       )}
       {status === 'error' ? (
         renderError ? (
-          renderError({ surface, labels, error, retry })
+          renderError({ surface, labels, error, retry, ...describeEmbedError(error, labels) })
         ) : (
           <EmbedErrorState error={error} retry={retry} labels={labels} />
         )

@@ -90,7 +90,10 @@ export function renderElement(element: Element, key: string, options: RenderOpti
     else if (ATTRIBUTE.test(name)) props[attributeName(name)] = Array.isArray(value) ? value.join(' ') : value;
     else props[name] = value;
   }
-  const override = options.components?.[tagName as keyof JSX.IntrinsicElements];
+  // Own entries only: the partner's map is a plain object, and its prototype's members are no views.
+  const { components } = options;
+  const override =
+    components && Object.hasOwn(components, tagName) ? components[tagName as keyof JSX.IntrinsicElements] : undefined;
 
   if (tagName === 'a' && isFootnoteLink(element)) {
     // A footnote's links stay on the page: to-hast builds them (markdown cannot write these

@@ -1,9 +1,20 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { toChartRecords, type ResultColumn } from '../../core/result-data';
+import { resolveChartLimits, type ChartLimits } from './chart-limits';
+import { parseVegaLiteSpec, type ChartProblem } from './spec';
 import { ErrorCard } from './ErrorCard';
 import { fill, resolveLabels, type SqlToolLabels } from './labels';
 import { useChartTheme } from './use-chart-theme';
-import { ChartLibrariesUnavailable, embedChart, parseVegaLiteSpec, prepareSpec, type ChartProblem } from './vega';
+
+/** The drawing half (`vega.ts`, with the spec's sanitizer, guards and theme): a chunk loaded when a chart mounts. */
+const loadChartRuntime = () =>
+  import('./vega').catch((cause: unknown) => {
+    const error = new Error(
+      `the chart code could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    error.name = 'ChartLibrariesUnavailable';
+    throw error;
+  });
 
 /** Props of {@link ResultChart}. */
 export interface ResultChartProps {
@@ -20,6 +31,16 @@ export interface ResultChartProps {
   title?: string;
   /** UI strings; see `SqlToolLabels`. */
   labels?: Partial<SqlToolLabels>;
+  /**
+   * Whether the chart draws the spec's own title. Default true; `SqlToolView`, whose heading
+   * already shows the query title, turns it off when the two are the same.
+   */
+  showTitle?: boolean;
+  /**
+   * Limits on what the spec may make the page do (rows, generated values, sizes, views, bins),
+   * over `DEFAULT_CHART_LIMITS`. A chart past one shows its error card.
+   */
+  limits?: Partial<ChartLimits>;
   /** Class of the root element, next to the library's own. */
   className?: string;
 }
@@ -40,11 +61,21 @@ function specTitle(spec: unknown): string | undefined {
   return undefined;
 }
 
+/** Why drawing failed, as the error card says it. */
+function toProblem(error: unknown): ChartProblem {
+  const message = error instanceof Error ? error.message : String(error);
+  // Both classes live in the chunk loaded on demand: known by their names.
+  const name = error instanceof Error ? error.name : '';
+  const kind = name === 'ChartLimitError' ? 'limit' : name === 'ChartLibrariesUnavailable' ? 'unavailable' : 'spec';
+  return { kind, message };
+}
+
 function problemText(problem: ChartProblem, labels: SqlToolLabels): string {
   const template = {
     json: labels.chartInvalidJson,
     spec: labels.chartInvalidSpec,
     data: labels.chartDataMismatch,
+    limit: labels.chartTooLarge,
     unavailable: labels.chartUnavailable,
   }[problem.kind];
   return fill(template, { message: problem.message });
@@ -61,13 +92,25 @@ function problemText(problem: ChartProblem, labels: SqlToolLabels): string {
  * give an error card in place of the chart, never an exception. The view is finalized on unmount.
  */
 export function ResultChart(props: ResultChartProps): ReactNode {
-  const { spec, columns, rows, className } = props;
+  const { spec, columns, rows, className, showTitle = true } = props;
   const labels = resolveLabels(props.labels);
   const container = useRef<HTMLDivElement>(null);
   const target = useRef<HTMLDivElement>(null);
   const theme = useChartTheme(container);
-  const parsed = useMemo(() => parseVegaLiteSpec(spec), [spec]);
+  // By value: an inline `limits={{ maxRows: 100 }}` does not redraw the chart on every render.
+  const limitsKey = JSON.stringify(props.limits ?? null);
+  const limits = useMemo(
+    () => resolveChartLimits((JSON.parse(limitsKey) as Partial<ChartLimits> | null) ?? undefined),
+    [limitsKey],
+  );
+  const parsed = useMemo(() => parseVegaLiteSpec(spec, limits), [spec, limits]);
   const records = useMemo(() => {
+    // Counted before converting: reading a million rows is itself the freeze.
+    if (rows.length > limits.maxRows)
+      return {
+        ok: false as const,
+        problem: { kind: 'limit' as const, message: `the result has ${rows.length} rows, more than ${limits.maxRows}` },
+      };
     try {
       return { ok: true as const, records: toChartRecords(columns, rows) };
     } catch (error) {
@@ -76,7 +119,7 @@ export function ResultChart(props: ResultChartProps): ReactNode {
         problem: { kind: 'data' as const, message: error instanceof Error ? error.message : String(error) },
       };
     }
-  }, [columns, rows]);
+  }, [columns, rows, limits]);
   const title = props.title ?? (parsed.ok ? specTitle(parsed.spec) : undefined) ?? labels.untitledQuery;
   const description = fill(labels.chartLabel, { title });
   const [state, setState] = useState<ChartState>({ status: 'loading' });
@@ -89,32 +132,44 @@ export function ResultChart(props: ResultChartProps): ReactNode {
     let cancelled = false;
     const controller = new AbortController();
     setState({ status: 'loading' });
-    const prepared = prepareSpec(parsed.spec, records.records, { description, theme });
-    embedChart(element, prepared, { theme, signal: controller.signal }).then(
-      (done) => {
-        if (cancelled) done();
-        else {
-          finalize = done;
-          setState({ status: 'ready' });
-        }
-      },
-      (error: unknown) => {
-        if (cancelled) return;
-        const message = error instanceof Error ? error.message : String(error);
-        element.replaceChildren();
-        setState({
-          status: 'error',
-          problem: { kind: error instanceof ChartLibrariesUnavailable ? 'unavailable' : 'spec', message },
-        });
-      },
-    );
+    // Sanitized and checked against the limits first (a throw there rejects like a failed draw):
+    // a chart past a limit shows its error card without Vega ever seeing it.
+    loadChartRuntime()
+      .then(({ prepareSpec, embedChart }) =>
+        embedChart(
+          element,
+          prepareSpec(parsed.spec, records.records, {
+            description,
+            theme,
+            limits,
+            columns: columns.map((column) => column.name),
+            width: element.clientWidth || undefined,
+            showTitle,
+          }),
+          { theme, limits, signal: controller.signal },
+        ),
+      )
+      .then(
+        (done) => {
+          if (cancelled) done();
+          else {
+            finalize = done;
+            setState({ status: 'ready' });
+          }
+        },
+        (error: unknown) => {
+          if (cancelled) return;
+          element.replaceChildren();
+          setState({ status: 'error', problem: toProblem(error) });
+        },
+      );
     return () => {
       cancelled = true;
       controller.abort();
       finalize?.();
       element.replaceChildren();
     };
-  }, [parsed, records, theme, description]);
+  }, [parsed, records, theme, description, limits, columns, showTitle]);
 
   const problem = inputProblem ?? (state.status === 'error' ? state.problem : undefined);
   const loading = !problem && state.status === 'loading';

@@ -1,6 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
+import { columnTitle, describeColumn, formatValue, pluralForm, type FormatColumn } from '../../core/format-value';
 import type { ResultTable as ResultTableData } from '../../core/protocol/tools';
-import { cellText, columnKind, parseNumberCell, type ColumnKind } from '../../core/result-data';
+import { columnKind } from '../../core/result-data';
 import { fill, resolveLabels, type SqlToolLabels } from './labels';
 
 /**
@@ -29,52 +30,53 @@ export interface ResultTableProps {
    * large result stays responsive; the footer says how many are shown.
    */
   maxRows?: number;
-  /** Locale of number formatting, a BCP-47 tag. Default: the browser's. */
+  /** Locale of numbers, dates and counts, a BCP-47 tag (the chat's). Default: the browser's. */
   locale?: string;
+  /**
+   * What the data model says about columns, by column name: a human `title` (a member's title from
+   * the metadata tool), a `format` (`currency`, `percent`), a `currency` code, fixed
+   * `fractionDigits`, a temporal `granularity`. Default: titles from the names (`total_revenue` is
+   * "Total revenue"), decimals and granularity from the values.
+   */
+  columnFormats?: Readonly<Record<string, Partial<Omit<FormatColumn, 'name' | 'type'>>>>;
   /** Class of the root element, next to the library's own. */
   className?: string;
   /** Actions for the footer, after the row count ("load all" in `SqlToolView`). */
   children?: ReactNode;
 }
 
-const TIMESTAMP_TEXT = /^(\d{4,}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})?$/;
-
-/** A timestamp as the data API sends it, shortened: the date alone at midnight, else date and time. */
-function formatTemporal(text: string): string {
-  const match = TIMESTAMP_TEXT.exec(text);
-  if (!match) return text;
-  const [, day, time, fraction = '', offset = ''] = match;
-  if (time === '00:00:00' && /^0*$/.test(fraction) && (offset === '' || offset === 'Z')) return day!;
-  const millis = /^0*$/.test(fraction) ? '' : `.${fraction}`;
-  return `${day} ${time}${millis}${offset}`;
-}
-
-function Cell({ value, kind, format }: { value: unknown; kind: ColumnKind; format: Intl.NumberFormat }): ReactNode {
-  if (value === null || value === undefined) return <span className="service-result-table__null">null</span>;
-  const text = cellText(value);
-  if (kind === 'number' && parseNumberCell(value) !== undefined) {
-    // Formatting the decimal text (not a Number) keeps every digit of a 64-bit integer.
-    return format.format(text.trim() as unknown as number);
-  }
-  if (kind === 'temporal') return formatTemporal(text);
-  return text;
-}
-
 /**
- * The rows of a SQL result as a table (`data-part="result-table"`): a header row that stays in
- * view while the body scrolls, numbers right-aligned with grouping in the viewer's locale (every
- * digit kept), timestamps shortened, SQL `NULL` marked, and a footer that says how many rows are
- * shown ("Showing 100 of 1,234 rows"). The scrolling region is focusable, so keyboards can scroll it.
+ * The rows of a SQL result as a table (`data-part="result-table"`) that reads like a product's:
+ * headers as titles ("Total revenue", or the data model's own), numbers right-aligned in tabular
+ * figures with one number of decimals per column (so they line up on the decimal point; every
+ * digit of a 64-bit integer kept), currency where the column's format says so, dates in the
+ * locale without ISO notation (a month column reads "Jan 2025"), SQL `NULL` marked, a header row
+ * that stays in view while the body scrolls, and a footer that counts with the locale's plural
+ * rules ("1 row", "Showing 100 of 1,234 rows"). Formatting is `formatValue` of
+ * `@service/react`. The scrolling region is focusable, so keyboards can scroll it.
  */
 export function ResultTable(props: ResultTableProps): ReactNode {
-  const { table, className, children, locale } = props;
+  const { table, className, children, locale, columnFormats } = props;
   const labels = resolveLabels(props.labels);
   const maxRows = props.maxRows ?? DEFAULT_MAX_TABLE_ROWS;
-  const format = useMemo(() => new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }), [locale]);
-  const kinds = useMemo(() => table.columns.map((column) => columnKind(column.type)), [table.columns]);
-  const shown = table.rows.slice(0, Math.max(0, maxRows));
+  const shown = useMemo(() => table.rows.slice(0, Math.max(0, maxRows)), [table.rows, maxRows]);
+  const columns = useMemo(
+    () =>
+      table.columns.map((column, index) =>
+        describeColumn(
+          {
+            ...column,
+            ...(columnFormats && Object.hasOwn(columnFormats, column.name) ? columnFormats[column.name] : {}),
+          },
+          shown.map((row) => (Array.isArray(row) ? row[index] : undefined)),
+        ),
+      ),
+    [table.columns, columnFormats, shown],
+  );
+  const kinds = useMemo(() => columns.map((column) => columnKind(column.type)), [columns]);
   const total = Math.max(table.totalRows, table.rows.length);
-  const count = (value: number) => format.format(value);
+  const numbers = useMemo(() => new Intl.NumberFormat(locale), [locale]);
+  const count = (value: number) => numbers.format(value);
   const title = props.title ?? labels.untitledQuery;
   return (
     <div className={className ? `service-result-table ${className}` : 'service-result-table'} data-part="result-table">
@@ -87,9 +89,14 @@ export function ResultTable(props: ResultTableProps): ReactNode {
         <table>
           <thead>
             <tr>
-              {table.columns.map((column, index) => (
-                <th key={index} scope="col" data-kind={kinds[index]} title={column.type}>
-                  {column.name}
+              {columns.map((column, index) => (
+                <th
+                  key={index}
+                  scope="col"
+                  data-kind={kinds[index]}
+                  title={column.type ? `${column.name} (${column.type})` : column.name}
+                >
+                  {columnTitle(column)}
                 </th>
               ))}
             </tr>
@@ -97,11 +104,18 @@ export function ResultTable(props: ResultTableProps): ReactNode {
           <tbody>
             {shown.map((row, rowIndex) => (
               <tr key={rowIndex}>
-                {table.columns.map((_, index) => (
-                  <td key={index} data-kind={kinds[index]}>
-                    <Cell value={Array.isArray(row) ? row[index] : undefined} kind={kinds[index]!} format={format} />
-                  </td>
-                ))}
+                {columns.map((column, index) => {
+                  const value: unknown = Array.isArray(row) ? row[index] : undefined;
+                  return (
+                    <td key={index} data-kind={kinds[index]}>
+                      {value === null || value === undefined ? (
+                        <span className="service-result-table__null">null</span>
+                      ) : (
+                        formatValue(value, column, locale)
+                      )}
+                    </td>
+                  );
+                })}
               </tr>
             ))}
           </tbody>
@@ -112,8 +126,8 @@ export function ResultTable(props: ResultTableProps): ReactNode {
           {total === 0
             ? labels.noRows
             : shown.length < total
-              ? fill(labels.showingRows, { shown: count(shown.length), total: count(total) })
-              : fill(labels.allRows, { total: count(total) })}
+              ? fill(pluralForm(labels.showingRows, total, locale), { shown: count(shown.length), total: count(total) })
+              : fill(pluralForm(labels.allRows, total, locale), { total: count(total) })}
         </span>
         {children}
       </div>

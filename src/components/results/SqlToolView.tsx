@@ -1,12 +1,20 @@
 import { forwardRef, useEffect, useMemo, useRef, useState, type HTMLAttributes, type ReactNode } from 'react';
-import { toResultTable, type ResultTable as ResultTableData, type ServiceSqlApiInput } from '../../core/protocol/tools';
+import { pluralForm } from '../../core/format-value';
+import {
+  toResultTable,
+  type ResultTable as ResultTableData,
+  type ServiceMetaResult,
+  type ServiceSqlApiInput,
+} from '../../core/protocol/tools';
 import { isRecord } from '../../core/protocol/shared';
 import { csvFileName, toCsvBlob } from '../../core/result-data';
 import type { ChatToolCall } from '../../core/thread-store';
+import { columnTitlesFromMeta, formatsFromChartSpec, type ColumnFormats } from './column-hints';
 import { ErrorCard } from './ErrorCard';
 import { fill, resolveLabels, type SqlToolLabels } from './labels';
 import { ResultChart } from './ResultChart';
 import { ResultTable } from './ResultTable';
+import { useSqlSegments } from './sql-highlight';
 import { useLoadAll } from './use-load-all';
 
 /** Props of {@link SqlToolView}. */
@@ -21,6 +29,19 @@ export interface SqlToolViewProps extends Omit<HTMLAttributes<HTMLDivElement>, '
   labels?: Partial<SqlToolLabels>;
   /** What a result with a chart shows first. Default `'chart'` when the call has a `vegaSpec`, else the table. */
   defaultView?: 'table' | 'chart';
+  /** Locale of the table's numbers, dates and counts, a BCP-47 tag (the chat's). Default: the browser's. */
+  locale?: string;
+  /**
+   * `serviceMeta` results of the same answer: the table's headers take their members' titles
+   * (matched by name or through the SQL's `AS` aliases). Default none: titles from the names.
+   */
+  metadata?: readonly ServiceMetaResult[];
+  /**
+   * What the data model says about columns, by name (title, `currency`/`percent` format, decimals),
+   * over what the view reads from the metadata and the chart spec (a field the spec formats with
+   * `$` is currency). See `ResultTableProps.columnFormats`.
+   */
+  columnFormats?: ColumnFormats;
   /** Class of the root element, next to the library's own. */
   className?: string;
 }
@@ -38,11 +59,27 @@ function textFields(
   return fields;
 }
 
-/** The SQL, collapsible, with a copy button (`data-part="sql"`). */
-function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): ReactNode {
+/** True when the chart spec's own title is `title` (the view's heading already shows it). */
+function specHasTitle(spec: string, title: string): boolean {
+  try {
+    const parsed = JSON.parse(spec) as { title?: unknown } | null;
+    const own = parsed?.title;
+    return (typeof own === 'object' && own !== null ? (own as { text?: unknown }).text : own) === title;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The SQL, collapsible, with a copy button (`data-part="sql"`). Highlighted once it is complete
+ * and shown: the tokenizer loads on first open (`sql-highlight.ts`); until then it reads plain.
+ */
+function SqlBlock({ sql, complete, labels }: { sql: string; complete: boolean; labels: SqlToolLabels }): ReactNode {
   const [copied, setCopied] = useState(false);
+  const [open, setOpen] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  const segments = useSqlSegments(sql, complete && open);
   const copy = () => {
     void navigator.clipboard?.writeText(sql).then(
       () => {
@@ -54,7 +91,11 @@ function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): Reac
     );
   };
   return (
-    <details className="service-result-sql" data-part="sql">
+    <details
+      className="service-result-sql"
+      data-part="sql"
+      onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}
+    >
       <summary>{labels.sql}</summary>
       <div className="service-result-sql__body">
         <button
@@ -66,7 +107,19 @@ function SqlBlock({ sql, labels }: { sql: string; labels: SqlToolLabels }): Reac
           {copied ? labels.copied : labels.copySql}
         </button>
         <pre>
-          <code>{sql}</code>
+          <code data-state={segments ? 'highlighted' : 'plain'}>
+            {segments
+              ? segments.map((segment, index) =>
+                  segment.name === 'whitespace' || segment.name === 'identifier' ? (
+                    segment.content
+                  ) : (
+                    <span key={index} className={`service-sql-${segment.name}`}>
+                      {segment.content}
+                    </span>
+                  ),
+                )
+              : sql}
+          </code>
         </pre>
       </div>
     </details>
@@ -90,11 +143,13 @@ function LoadAllControl({
   total,
   labels,
   format,
+  locale,
 }: {
   load: ReturnType<typeof useLoadAll>;
   total: number;
   labels: SqlToolLabels;
   format: (value: number) => string;
+  locale: string | undefined;
 }): ReactNode {
   if (load.status === 'loading') {
     return (
@@ -124,7 +179,7 @@ function LoadAllControl({
       data-state="idle"
       onClick={load.start}
     >
-      {fill(labels.loadAll, { total: format(total) })}
+      {fill(pluralForm(labels.loadAll, total, locale), { total: format(total) })}
     </button>
   );
 }
@@ -146,7 +201,16 @@ function LoadAllControl({
  * Works without a `ServiceProvider` (no "Load all" then).
  */
 export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewProps>(function SqlToolView(props, ref) {
-  const { call, className, labels: _labels, defaultView: _defaultView, ...rest } = props;
+  const {
+    call,
+    className,
+    labels: _labels,
+    defaultView: _defaultView,
+    locale,
+    metadata,
+    columnFormats: givenFormats,
+    ...rest
+  } = props;
   const labels = resolveLabels(props.labels);
   const input = useMemo(() => textFields(call.input), [call.input]);
   const result = call.status === 'complete' ? call.result : undefined;
@@ -163,9 +227,16 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
   const view = chosenView ?? props.defaultView ?? (vegaSpec ? 'chart' : 'table');
   const load = useLoadAll(initialTable && initialTable.rows.length < initialTable.totalRows ? sql : undefined);
   const format = useMemo(() => {
-    const numbers = new Intl.NumberFormat();
+    const numbers = new Intl.NumberFormat(locale);
     return (value: number) => numbers.format(value);
-  }, []);
+  }, [locale]);
+  // Titles from the metadata tool, currency from the chart's formats, then the caller's own.
+  const columnFormats = useMemo(() => {
+    const merged = Object.create(null) as ColumnFormats;
+    for (const source of [columnTitlesFromMeta(metadata, sql), formatsFromChartSpec(vegaSpec), givenFormats ?? {}])
+      for (const [name, value] of Object.entries(source)) merged[name] = { ...merged[name], ...value };
+    return merged;
+  }, [metadata, sql, vegaSpec, givenFormats]);
 
   // After "load all", the table and the CSV hold every row; the chart keeps the tool's rows.
   const table: ResultTableData | undefined = useMemo(() => {
@@ -179,6 +250,7 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
   }, [initialTable, load.data]);
 
   const showChart = Boolean(vegaSpec) && view === 'chart';
+  const sameTitle = useMemo(() => (vegaSpec ? specHasTitle(vegaSpec, title) : false), [vegaSpec, title]);
   const state = call.status === 'running' ? 'running' : call.status === 'error' ? 'error' : 'complete';
   return (
     <div
@@ -193,12 +265,20 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
         <p className="service-result-sql-tool__title">{title}</p>
         {description ? <p className="service-result-sql-tool__description">{description}</p> : null}
       </div>
-      {sql ? <SqlBlock sql={sql} labels={labels} /> : null}
+      {sql ? <SqlBlock sql={sql} complete={call.status !== 'running'} labels={labels} /> : null}
       {call.status === 'running' ? (
-        <div className="service-result-sql-tool__running" role="status" data-state="running">
-          <span className="service-result-spinner" aria-hidden="true" />
-          {labels.running}
-        </div>
+        <>
+          <div className="service-result-sql-tool__running" role="status" data-state="running">
+            <span className="service-result-spinner" aria-hidden="true" />
+            {labels.running}
+          </div>
+          {/* Where the table is coming: header and a few rows in the table's own shape. */}
+          <div className="service-result-skeleton" data-part="result-skeleton" aria-hidden="true">
+            {[0, 1, 2, 3].map((row) => (
+              <span key={row} className="service-result-skeleton__row" />
+            ))}
+          </div>
+        </>
       ) : null}
       {call.status === 'error' ? <ErrorCard title={labels.resultError}>{call.error}</ErrorCard> : null}
       {call.status === 'complete' && !table ? (
@@ -232,13 +312,26 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
               rows={initialTable.rows}
               title={title}
               labels={props.labels}
+              showTitle={!sameTitle}
             />
           ) : (
-            <ResultTable table={table} title={title} labels={props.labels}>
+            <ResultTable
+              table={table}
+              title={title}
+              labels={props.labels}
+              locale={locale}
+              columnFormats={columnFormats}
+            >
               {load.available &&
               initialTable &&
               (load.status !== 'idle' || initialTable.rows.length < initialTable.totalRows) ? (
-                <LoadAllControl load={load} total={initialTable.totalRows} labels={labels} format={format} />
+                <LoadAllControl
+                  load={load}
+                  total={initialTable.totalRows}
+                  labels={labels}
+                  format={format}
+                  locale={locale}
+                />
               ) : null}
             </ResultTable>
           )}

@@ -6,9 +6,12 @@
  */
 export { SqlToolView } from './SqlToolView';
 export type { SqlToolViewProps } from './SqlToolView';
+export type { ColumnFormats } from './column-hints';
 export { ResultTable, DEFAULT_MAX_TABLE_ROWS } from './ResultTable';
 export type { ResultTableProps } from './ResultTable';
 export { ResultChart } from './ResultChart';
 export type { ResultChartProps } from './ResultChart';
+export { DEFAULT_CHART_LIMITS } from './chart-limits';
+export type { ChartLimits } from './chart-limits';
 export { DEFAULT_SQL_TOOL_LABELS } from './labels';
 export type { SqlToolLabels } from './labels';

@@ -1,9 +1,12 @@
 /**
  * Every UI string of the SQL result views, replaceable through a `labels` prop. Placeholders in
  * braces (`{shown}`) are filled in by the views; numbers arrive already formatted for the locale.
+ * Labels that count take one form per plural category of the locale (`{ one, other }`, and `few`,
+ * `many`... where the language has them), or one string for every count.
  *
  * @module
  */
+import type { PluralForms } from '../../core/format-value';
 
 /** UI strings of {@link SqlToolView}, `ResultTable` and `ResultChart`. Defaults in {@link DEFAULT_SQL_TOOL_LABELS}. */
 export interface SqlToolLabels {
@@ -27,14 +30,14 @@ export interface SqlToolLabels {
   downloadCsv: string;
   /** Accessible name of the result table; `{title}` is the query title. */
   tableLabel: string;
-  /** Under a capped table: `{shown}` and `{total}`. */
-  showingRows: string;
-  /** Under a whole table: `{total}`. */
-  allRows: string;
+  /** Under a capped table: `{shown}` and `{total}`, by the plural form of `{total}`. */
+  showingRows: string | PluralForms;
+  /** Under a whole table: `{total}`, by its plural form ("1 row", "2 rows"). */
+  allRows: string | PluralForms;
   /** Table without rows. */
   noRows: string;
-  /** Button fetching every row from the data API: `{total}`. */
-  loadAll: string;
+  /** Button fetching every row from the data API: `{total}`, by its plural form. */
+  loadAll: string | PluralForms;
   /** While loading every row: `{count}` rows received so far. */
   loadingRows: string;
   /** Button stopping a "load all". */
@@ -55,6 +58,8 @@ export interface SqlToolLabels {
   chartInvalidSpec: string;
   /** The rows do not match their schema, so the chart would misread them: `{message}`. */
   chartDataMismatch: string;
+  /** The chart passes one of its limits (`ChartLimits`): `{message}`. */
+  chartTooLarge: string;
   /** The chart libraries could not be loaded (optional peers `vega-embed`, `vega-lite`, `vega-interpreter`): `{message}`. */
   chartUnavailable: string;
   /** Heading of the error card of a result the view cannot read. */
@@ -75,10 +80,10 @@ export const DEFAULT_SQL_TOOL_LABELS: Readonly<SqlToolLabels> = /*#__PURE__*/ Ob
   chart: 'Chart',
   downloadCsv: 'Download CSV',
   tableLabel: 'Result of {title}',
-  showingRows: 'Showing {shown} of {total} rows',
-  allRows: '{total} rows',
+  showingRows: { one: 'Showing {shown} of {total} row', other: 'Showing {shown} of {total} rows' },
+  allRows: { one: '{total} row', other: '{total} rows' },
   noRows: 'The query returned no rows.',
-  loadAll: 'Load all {total} rows',
+  loadAll: { one: 'Load all {total} row', other: 'Load all {total} rows' },
   loadingRows: 'Loading rows… {count} received',
   cancel: 'Cancel',
   loadAllFailed: 'Could not load all rows: {message}',
@@ -89,6 +94,7 @@ export const DEFAULT_SQL_TOOL_LABELS: Readonly<SqlToolLabels> = /*#__PURE__*/ Ob
   chartInvalidJson: 'Its spec is not valid JSON ({message}).',
   chartInvalidSpec: 'Its spec is not a valid Vega-Lite chart ({message}).',
   chartDataMismatch: 'The rows do not match their schema ({message}).',
+  chartTooLarge: 'It asks for more than a chart here may draw ({message}); the table has every row.',
   chartUnavailable: 'The chart libraries could not be loaded ({message}).',
   resultError: 'The result cannot be shown',
   resultUnreadable: 'The tool returned a result that is not a table.',

@@ -1,6 +1,7 @@
 /**
- * The chart machinery: an agent's Vega-Lite spec made safe to draw, and vega-embed loaded on
- * first use and called with options no spec can change.
+ * The chart machinery, a chunk of its own that `ResultChart` loads with `import()` when a chart
+ * mounts (so no bundle carries it up front): an agent's Vega-Lite spec made safe to draw, and
+ * vega-embed loaded on first use and called with options no spec can change.
  *
  * Safety, in layers (agent-supplied specs are untrusted input):
  * - `usermeta.embedOptions` is removed (vega-embed merges it over our options, so a spec could
@@ -8,6 +9,9 @@
  *   or turn the actions menu on);
  * - every data source (`data` with `url`, `values` or `name`, anywhere, `lookup` sources included)
  *   becomes the rows we inject, and `datasets` is dropped: a spec only ever sees our data;
+ * - colours, cursors and URL-bearing keys pass an allow-list, and sizes, bins and views are
+ *   capped (`chart-sanitize.ts`); the renderer checks colours again as it draws and expressions
+ *   run with capped allocating functions (`chart-guards.ts`); see `ChartLimits`;
  * - the loader refuses every URL, so images, `href` links and anything we missed load nothing;
  * - expressions run through `vega-interpreter` (`ast: true`): no `eval`, no `new Function`, works
  *   under a CSP without `unsafe-eval`;
@@ -21,79 +25,30 @@
 import { defaultChartConfig } from '../../core/protocol/tools';
 import { isRecord } from '../../core/protocol/shared';
 import type { ChartValue } from '../../core/result-data';
+import {
+  createCollectingLogger,
+  guardInterpreter,
+  registerSafeRenderer,
+  SAFE_RENDERER,
+  type ExpressionInterpreter,
+  type VegaModule,
+} from './chart-guards';
+import { ChartLimitError } from './chart-limit-error';
+import { DEFAULT_CHART_LIMITS, type ChartLimits } from './chart-limits';
+import { RESULT_DATA_NAME, type Json, type JsonObject } from './spec';
+import { sanitizeSpec } from './chart-sanitize';
+import {
+  adjustSpec,
+  brandConfig,
+  compactNumber,
+  COMPACT_FORMAT,
+  darkConfig,
+  themeConfig,
+  type ChartTheme,
+} from './chart-theme';
 
-/** Why a spec cannot be drawn. */
-export type ChartProblem =
-  | { kind: 'json'; message: string }
-  | { kind: 'spec'; message: string }
-  | { kind: 'data'; message: string }
-  | { kind: 'unavailable'; message: string };
-
-/** The name of the injected data source. */
-export const RESULT_DATA_NAME = 'result';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-
-/** Top-level keys of a Vega (not Vega-Lite) spec. */
-const VEGA_ONLY_KEYS = ['marks', 'signals', 'scales', 'axes', 'legends', 'projections'] as const;
-/** Keys of which a Vega-Lite spec needs at least one. */
-const VEGA_LITE_KEYS = ['mark', 'layer', 'hconcat', 'vconcat', 'concat', 'facet', 'repeat', 'spec'] as const;
-
-/** Longest `vegaSpec` text drawn (1,000,000 characters): a chart spec is a few kilobytes. */
-export const MAX_SPEC_LENGTH = 1_000_000;
-/** Deepest nesting of objects and arrays in a spec drawn (64 levels): real specs stay under 10. */
-export const MAX_SPEC_DEPTH = 64;
-
-/** True when `value` nests objects or arrays more than `limit` levels deep (checked without recursion). */
-function deeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(node))
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-/**
- * Reads an agent's `vegaSpec` (JSON text or an object) and checks that it is a Vega-Lite spec;
- * a Vega spec is refused (it can do far more than draw our rows).
- */
-export function parseVegaLiteSpec(
-  spec: unknown,
-): { ok: true; spec: JsonObject } | { ok: false; problem: ChartProblem } {
-  let value: unknown = spec;
-  if (typeof spec === 'string' && spec.length > MAX_SPEC_LENGTH) {
-    return { ok: false, problem: { kind: 'spec', message: `the spec is longer than ${MAX_SPEC_LENGTH} characters` } };
-  }
-  if (typeof spec === 'string') {
-    try {
-      value = JSON.parse(spec) as unknown;
-    } catch (error) {
-      return { ok: false, problem: { kind: 'json', message: error instanceof Error ? error.message : String(error) } };
-    }
-  }
-  if (!isRecord(value)) return { ok: false, problem: { kind: 'spec', message: 'the spec is not an object' } };
-  // Copying and compiling recurse: a spec nested deeper than any real chart is refused first.
-  if (deeperThan(value, MAX_SPEC_DEPTH))
-    return { ok: false, problem: { kind: 'spec', message: `the spec is nested deeper than ${MAX_SPEC_DEPTH} levels` } };
-  const schema = value['$schema'];
-  if (typeof schema === 'string' && /\/schema\/vega\/v/.test(schema)) {
-    return { ok: false, problem: { kind: 'spec', message: 'a Vega spec, not Vega-Lite' } };
-  }
-  if (VEGA_ONLY_KEYS.some((key) => Array.isArray(value[key]))) {
-    return { ok: false, problem: { kind: 'spec', message: 'a Vega spec, not Vega-Lite' } };
-  }
-  if (!VEGA_LITE_KEYS.some((key) => key in value)) {
-    return { ok: false, problem: { kind: 'spec', message: 'it has no mark, layer, concat, facet or repeat' } };
-  }
-  // A deep copy we may change: JSON text in, JSON out, so no prototype tricks survive.
-  return { ok: true, spec: JSON.parse(JSON.stringify(value)) as JsonObject };
-}
-
+export { parseVegaLiteSpec, MAX_SPEC_LENGTH, MAX_SPEC_DEPTH, RESULT_DATA_NAME } from './spec';
+export type { ChartProblem } from './spec';
 /** Replaces every data definition below `node` with the injected source, in place. */
 function injectData(node: Json, topLevel: boolean): void {
   if (Array.isArray(node)) {
@@ -115,29 +70,43 @@ function injectData(node: Json, topLevel: boolean): void {
   }
 }
 
-/** Theme colours read from the page, for dark mode. */
-export interface ChartTheme {
-  dark: boolean;
-  /** `--service-color-text`. */
-  text: string;
-  /** `--service-color-text-muted`. */
-  muted: string;
-  /** `--service-color-border`. */
-  border: string;
+export type { ChartTheme } from './chart-theme';
+
+/** Options of {@link prepareSpec}. */
+export interface PrepareSpecOptions {
+  /** The chart's accessible description, when the spec has none. */
+  description: string;
+  theme: ChartTheme;
+  /** Default `DEFAULT_CHART_LIMITS`. */
+  limits?: ChartLimits;
+  /** The result's column names (facets may only split by them). Default: the keys of the first record. */
+  columns?: readonly string[];
+  /** The width the chart has, in pixels (for label angles and month ticks). Default 640. */
+  width?: number;
+  /** Draw the spec's `title`. Default true; false where a heading above already says it. */
+  showTitle?: boolean;
 }
 
 /**
  * The spec to draw: a checked Vega-Lite spec with our data injected, `usermeta.embedOptions`
  * and `datasets` removed, `$schema` dropped (the installed Vega-Lite compiles it; a v5 URL would
- * only log a version warning), a `description` for assistive technology when it has none, and, in
- * dark mode, text and rule colours of the theme over the spec's own.
+ * only log a version warning), everything that could make a request removed and its sizes,
+ * bins and views within the limits (`sanitizeSpec`), its encodings adjusted to the theme (one
+ * colour for a single series, horizontal labels where they fit, month ticks: `adjustSpec`), a
+ * `description` for assistive technology when it has none, and, in dark mode, text and rule
+ * colours of the theme over the spec's own.
+ *
+ * @throws ChartLimitError when the spec is past a limit that capping cannot fix (too many views).
  */
 export function prepareSpec(
   spec: JsonObject,
   records: readonly Record<string, ChartValue>[],
-  options: { description: string; theme: ChartTheme },
+  options: PrepareSpecOptions,
 ): Record<string, unknown> {
-  const prepared: JsonObject = { ...spec };
+  const limits = options.limits ?? DEFAULT_CHART_LIMITS;
+  if (records.length > limits.maxRows)
+    throw new ChartLimitError('maxRows', `the result has ${records.length} rows, more than ${limits.maxRows}`);
+  let prepared: JsonObject = { ...spec };
   delete prepared['$schema'];
   delete prepared['datasets'];
   const usermeta = prepared['usermeta'];
@@ -147,6 +116,10 @@ export function prepareSpec(
   } else if (usermeta !== undefined) delete prepared['usermeta'];
   injectData(prepared, true);
   prepared['data'] = { name: RESULT_DATA_NAME };
+  const columns = options.columns ?? (records[0] ? Object.keys(records[0]) : []);
+  prepared = sanitizeSpec(prepared, { columns, records }, limits);
+  adjustSpec(prepared, { records, width: options.width ?? 640, theme: options.theme });
+  if (options.showTitle === false) delete prepared['title'];
   if (typeof prepared['description'] !== 'string' || prepared['description'].trim() === '')
     prepared['description'] = options.description;
   if (options.theme.dark)
@@ -154,39 +127,22 @@ export function prepareSpec(
       isRecord(prepared['config']) ? (prepared['config'] as JsonObject) : {},
       options.theme,
     );
+  if (options.theme.brandFont || options.theme.accent)
+    prepared['config'] = brandConfig(
+      isRecord(prepared['config']) ? (prepared['config'] as JsonObject) : {},
+      options.theme,
+    );
   // Dates are not JSON: the records go in as they are.
   return { ...prepared, datasets: { [RESULT_DATA_NAME]: records } };
 }
 
-/** `config` with the theme's text and rule colours over the spec's own (dark mode). */
-function darkConfig(config: JsonObject, theme: ChartTheme): JsonObject {
-  const merge = (key: string, values: JsonObject): JsonObject => ({
-    ...(isRecord(config[key]) ? (config[key] as JsonObject) : {}),
-    ...values,
-  });
-  return {
-    ...config,
-    background: 'transparent',
-    axis: merge('axis', {
-      labelColor: theme.text,
-      titleColor: theme.text,
-      gridColor: theme.border,
-      domainColor: theme.muted,
-      tickColor: theme.muted,
-    }),
-    legend: merge('legend', { labelColor: theme.text, titleColor: theme.text }),
-    header: merge('header', { labelColor: theme.text, titleColor: theme.text }),
-    title: merge('title', { color: theme.text, subtitleColor: theme.muted }),
-    view: merge('view', { stroke: theme.border }),
-  };
-}
-
 /**
- * The base `config` of every chart: the service's official default style (font, label colour,
+ * The base `config` of every chart: the theme built from the page's `--service-*` tokens
+ * (`themeConfig`; without a theme, the service's official default style: font, label colour,
  * category palette) on a transparent background. A spec's own `config` wins over it.
  */
-export function baseConfig(): Record<string, unknown> {
-  return { background: 'transparent', ...defaultChartConfig() };
+export function baseConfig(theme?: ChartTheme): Record<string, unknown> {
+  return theme ? themeConfig(theme) : { ...themeConfig(), ...defaultChartConfig(), background: 'transparent' };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,7 +223,8 @@ export type EmbedFunction = (
 
 interface LoadedVega {
   embed: EmbedFunction;
-  expressionInterpreter: unknown;
+  expressionInterpreter: ExpressionInterpreter;
+  vega: VegaModule;
 }
 
 let loading: Promise<LoadedVega> | undefined;
@@ -278,10 +235,17 @@ let loading: Promise<LoadedVega> | undefined;
  */
 export function loadVega(): Promise<LoadedVega> {
   loading ??= Promise.all([import('vega-embed'), import('vega-interpreter')]).then(
-    ([embedModule, interpreterModule]) => ({
-      embed: embedModule.default as unknown as EmbedFunction,
-      expressionInterpreter: interpreterModule.expressionInterpreter,
-    }),
+    ([embedModule, interpreterModule]) => {
+      const vega = embedModule.vega as unknown as VegaModule;
+      registerSafeRenderer(vega);
+      // The theme's number format type (`numberFormatType`): compact numbers, never `1e+6`.
+      vega.expressionFunction(COMPACT_FORMAT, (value: unknown, specifier: unknown) => compactNumber(value, specifier));
+      return {
+        embed: embedModule.default as unknown as EmbedFunction,
+        expressionInterpreter: interpreterModule.expressionInterpreter as unknown as ExpressionInterpreter,
+        vega,
+      };
+    },
     (error: unknown) => {
       loading = undefined;
       throw error;
@@ -293,6 +257,8 @@ export function loadVega(): Promise<LoadedVega> {
 /** Options of {@link embedChart}. */
 export interface EmbedChartOptions {
   theme: ChartTheme;
+  /** Default `DEFAULT_CHART_LIMITS`. */
+  limits?: ChartLimits;
   /**
    * Aborted when the chart is gone (unmounted or redrawn). Default: none. Checked once vega has
    * loaded, so a chart that went away during the first load builds no view it would only finalize.
@@ -304,8 +270,9 @@ export interface EmbedChartOptions {
  * Draws a prepared spec into `element` as SVG with the safe options; nothing in the spec can
  * change them (its `usermeta.embedOptions` is gone by now). Resolves with the finalizer (a no-op
  * when `signal` was aborted before vega loaded: nothing was drawn); rejects
- * with {@link ChartLibrariesUnavailable} when the libraries cannot be loaded, with Vega's own error
- * when the spec cannot be compiled or run.
+ * with {@link ChartLibrariesUnavailable} when the libraries cannot be loaded, with a
+ * `ChartLimitError` when the chart passes a limit while it runs, with Vega's own error when the
+ * spec cannot be compiled or run (including errors Vega only logs).
  */
 export async function embedChart(
   element: HTMLElement,
@@ -320,12 +287,14 @@ export async function embedChart(
   }
   if (options.signal?.aborted) return () => {};
   const { embed, expressionInterpreter } = loaded;
+  const { logger, errors } = createCollectingLogger();
   const result = await embed(element, spec, {
     mode: 'vega-lite',
-    renderer: 'svg',
+    // Vega's SVG renderer, drawing only plain colours and keyword cursors (chart-guards.ts).
+    renderer: SAFE_RENDERER,
     actions: false,
     ast: true,
-    expr: expressionInterpreter,
+    expr: guardInterpreter(expressionInterpreter, options.limits ?? DEFAULT_CHART_LIMITS),
     loader: createRefusingLoader(),
     // disableDefaultStyle: vega-tooltip's stylesheet is an inline <style> (refused by a strict CSP);
     // styles.css styles #vg-tooltip-element instead.
@@ -337,10 +306,17 @@ export async function embedChart(
     },
     // Our stylesheet styles the container; vega-embed's own style is an inline <style> a strict CSP may refuse.
     defaultStyle: false,
-    config: baseConfig(),
+    config: baseConfig(options.theme),
     hover: false,
-    // Silent: specs written for Vega-Lite 5 log harmless warnings in 6.
+    // Silent: specs written for Vega-Lite 5 log harmless warnings in 6. Errors are kept: Vega
+    // logs a failed pulse (a transform past a limit) and resolves as if the chart were drawn.
+    logger,
     logLevel: 0,
   });
+  if (errors.length > 0) {
+    result.finalize();
+    const [error] = errors;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
   return () => result.finalize();
 }

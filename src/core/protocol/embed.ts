@@ -175,7 +175,18 @@ export interface ErrorPayload {
   fatal?: boolean;
 }
 
-/** Payload of each known event type (6.2). */
+/**
+ * `service:event:session-expiring` (service-behaviour 2, payload our choice where the service
+ * publishes none): the embed's session ends soon. The host answers with
+ * `service:action:set-session` and a new session, and the page carries on without reloading. Sent
+ * some minutes ahead (at most 30); older embeds never send it, and hosts must not need it.
+ */
+export interface SessionExpiringPayload {
+  /** When the session ends, epoch milliseconds, when the embed knows it. */
+  expiresAt?: number;
+}
+
+/** Payload of each known event type (6.2, then service-behaviour 2). */
 export interface EmbedEventPayloads {
   /** The embed authenticated and mounted: once per session, the first event. */
   'service:event:ready': ReadyPayload;
@@ -193,6 +204,8 @@ export interface EmbedEventPayloads {
   'service:event:ai-query': AiQueryPayload;
   /** The embed surfaced an error; `fatal` when the whole surface went down. */
   'service:event:error': ErrorPayload;
+  /** The embed's session ends soon: renew it in place with `service:action:set-session`. */
+  'service:event:session-expiring': SessionExpiringPayload;
 }
 
 /** Name of a known event (6.2). */
@@ -295,13 +308,15 @@ export interface SetTimezonePayload {
 }
 
 /**
- * `service:action:set-session` (service-behaviour 2): the service has not published its payload.
- * Modelled loosely: any object, with `sessionId` a string when present.
+ * `service:action:set-session` (service-behaviour 2): a new session for the page, renewing it in
+ * place. The page exchanges it as a load would (single use, within 5 minutes, the same tenant and
+ * viewer, the same surface) and keeps its state. It answers with `service:event:ready` (once per
+ * session) when it took the session, and with `service:event:error` whose `context` is `session`
+ * when it refused it; the host then reloads the iframe with another session.
  */
 export interface SetSessionPayload {
-  /** The new session id. */
-  sessionId?: string;
-  [key: string]: unknown;
+  /** The new single-use session id, from generate-session. */
+  sessionId: string;
 }
 
 /** Payload of each action type (6.3; service-behaviour 2). */
@@ -320,7 +335,7 @@ export interface EmbedActionPayloads {
   'service:action:refresh': RefreshPayload;
   /** Change the time zone dates are shown in. */
   'service:action:set-timezone': SetTimezonePayload;
-  /** Hand the page a new session (payload not published by the service). */
+  /** Hand the page a new session: renewal in place, no reload. */
   'service:action:set-session': SetSessionPayload;
 }
 
@@ -462,7 +477,8 @@ function describe(value: unknown): string {
 
 /**
  * A rule passing the values `test` accepts: `${path}: expected ${expected}, got ...` otherwise
- * (`${path}` alone in production, where `expected` is given as `process.env.NODE_ENV !== 'production' && '...'` and so `false`).
+ * (`${path}` alone in production, where `expected` is given behind the development condition of
+ * `problem` and so is `false`).
  */
 export const is =
   (test: (value: unknown) => boolean, expected: string | false): Rule =>
@@ -560,6 +576,7 @@ const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> }
     context: optionalString,
     fatal: optional(is((value) => typeof value === 'boolean', process.env.NODE_ENV !== 'production' && 'a boolean')),
   },
+  'service:event:session-expiring': { expiresAt: optionalNumber },
 };
 
 const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]> } = {
@@ -590,10 +607,15 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
   'service:action:navigate': { path: string },
   'service:action:refresh': {},
   'service:action:set-timezone': { timezone: timeZoneRule },
-  'service:action:set-session': { sessionId: optionalString },
+  'service:action:set-session': {
+    sessionId: text((value) => value.trim() !== '', process.env.NODE_ENV !== 'production' && 'a session id'),
+  },
 };
 
-/** Every known event type, in the order of 6.2: the keys of the rules, so the two never drift apart. */
+/**
+ * Every known event type, in the order of 6.2, then those of service-behaviour 2: the keys of the
+ * rules, so the two never drift apart.
+ */
 export const EMBED_EVENT_TYPES: readonly [
   'service:event:ready',
   'service:event:view',
@@ -603,6 +625,7 @@ export const EMBED_EVENT_TYPES: readonly [
   'service:event:drilldown',
   'service:event:ai-query',
   'service:event:error',
+  'service:event:session-expiring',
 ] = /*#__PURE__*/ Object.keys(eventPayloadRules) as never;
 
 /** Every action type, in the order of 6.3, then those of service-behaviour 2 (the keys of the rules). */
@@ -703,7 +726,7 @@ export function isEmbedAction(value: unknown): value is EmbedAction {
   return parseEmbedAction(value).kind === 'known';
 }
 
-/** True when `type` names an event type this version knows (6.2). Checks the name only. */
+/** True when `type` names an event type this version knows (6.2, service-behaviour 2). Checks the name only. */
 export function isEmbedEventType(type: string): type is EmbedEventType {
   return Object.hasOwn(eventPayloadRules, type);
 }

@@ -26,6 +26,18 @@ export interface EmbedSessionBrowserRequest {
   deploymentId?: number;
 }
 
+/** What an embed asks for when it needs a session: the surface it loads and which one. */
+export type EmbedSessionRequest = EmbedSessionBrowserRequest & {
+  /** The surface the session is for. */
+  surface: Surface;
+};
+
+/**
+ * Fetches a new embed session id for one iframe load (sessions are single-use and must be
+ * exchanged within 5 minutes). `signal` aborts when the embed unmounts or gives up waiting.
+ */
+export type GetEmbedSession = (request: EmbedSessionRequest, options: { signal: AbortSignal }) => Promise<string>;
+
 /** Longest `publicId` hint the session route accepts. */
 const MAX_PUBLIC_ID_LENGTH = 200;
 

@@ -27,11 +27,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * @internal One problem of a validation: its field path (`payload.format`), then what is wrong
  * with it, in development only. Callers write the detail as
- * `process.env.NODE_ENV !== 'production' && ...` at the call site, as React does with its
- * warnings: bundlers (Vite, webpack, Next, esbuild's browser builds) replace `process.env.NODE_ENV`
- * and the minifier drops the text, so production ships field paths, error classes and codes only.
- * Written out at each site because a constant shared across modules is not folded by every
- * bundler.
+ * `process.env.NODE_ENV !== 'production' && ...`
+ * at the call site, as React does with its warnings. The package is built twice (rollup.config.mjs)
+ * with `process.env.NODE_ENV` written in as text: the `development` export condition (Vite and webpack
+ * in development) keeps the details, the default files (production builds, Node, edge
+ * runtimes, pages without a bundler) fold the condition to `false` and ship field paths, error
+ * classes and codes only. No published file reads `process`, so it runs where there is none.
  */
 export function problem(path: string, detail: string | false): string {
   return detail ? `${path}: ${detail}` : path;

@@ -357,116 +357,141 @@ export function workbookBySlugPath(deploymentId: number, slug: string): string {
 // Validators
 // ---------------------------------------------------------------------------------------------
 
-function objectWith<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
+/**
+ * @internal A schema built on first use. Module loading builds nothing, so a bundle that never
+ * uses a schema drops it (the call is pure and its argument is a function): a partner who only
+ * mints sessions does not carry the workbook, SCIM or platform schemas.
+ */
+export function deferred<T extends v.GenericSchema>(make: () => T): v.LazySchema<T> {
+  let built: T | undefined;
+  return v.lazy(() => (built ??= make()));
+}
+
+/** @internal A plain object (not an array, not null) whose known fields are checked; others pass through. */
+export function objectWith<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
   return v.pipe(v.custom<Record<string, unknown>>(isRecord, message), v.looseObject(entries, message));
 }
 
 const freeForm = (message: string) => v.nullish(v.custom<Record<string, unknown>>(isRecord, message));
 const integer = (message: string) => v.pipe(v.number(message), v.integer(message));
-const nullableString = v.nullish(v.string('must be a string or null'));
-const nullableInteger = v.nullish(integer('must be a whole number or null'));
+const nullableString = () => v.nullish(v.string('must be a string or null'));
+const nullableInteger = () => v.nullish(integer('must be a whole number or null'));
 
-const BreakpointValuesSchema = v.nullish(
+// A function, not a deferred schema: an object entry is optional only when its own schema says so.
+const breakpointValues = () =>
+  v.nullish(
+    objectWith(
+      {
+        lg: nullableInteger(),
+        md: nullableInteger(),
+        sm: nullableInteger(),
+        xs: nullableInteger(),
+        xxs: nullableInteger(),
+      },
+      'must be an object { lg?, md?, sm?, xs?, xxs? } of whole numbers',
+    ),
+  );
+
+const PositionSchema = /*#__PURE__*/ deferred(() =>
   objectWith(
-    { lg: nullableInteger, md: nullableInteger, sm: nullableInteger, xs: nullableInteger, xxs: nullableInteger },
-    'must be an object { lg?, md?, sm?, xs?, xxs? } of whole numbers',
+    {
+      x: integer('must be a whole number'),
+      y: integer('must be a whole number'),
+      w: integer('must be a whole number'),
+      h: integer('must be a whole number'),
+    },
+    'must be an object { x, y, w, h } of whole numbers',
   ),
-);
-
-const PositionSchema = objectWith(
-  {
-    x: integer('must be a whole number'),
-    y: integer('must be a whole number'),
-    w: integer('must be a whole number'),
-    h: integer('must be a whole number'),
-  },
-  'must be an object { x, y, w, h } of whole numbers',
 );
 
 const stringMap = (message: string, valueMessage: string) =>
   v.nullish(v.pipe(v.custom(isRecord, message), v.record(v.string(), v.string(valueMessage), message)));
 
-const DashboardConfigSchema = objectWith(
-  {
-    kind: v.nullish(v.picklist(DASHBOARD_KINDS, `must be one of ${DASHBOARD_KINDS.join(', ')}`)),
-    title: nullableString,
-    description: nullableString,
-    layout: v.nullish(
-      objectWith(
-        {
-          breakpoints: BreakpointValuesSchema,
-          cols: BreakpointValuesSchema,
-          containerPadding: v.nullish(v.array(integer('must be a whole number'), 'must be an array of whole numbers')),
-          margin: v.nullish(v.array(integer('must be a whole number'), 'must be an array of whole numbers')),
-          rowHeight: nullableInteger,
-        },
-        'must be an object { breakpoints?, cols?, containerPadding?, margin?, rowHeight? }',
-      ),
-    ),
-    widgets: v.nullish(
-      v.array(
+const DashboardConfigSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      kind: v.nullish(v.picklist(DASHBOARD_KINDS, `must be one of ${DASHBOARD_KINDS.join(', ')}`)),
+      title: nullableString(),
+      description: nullableString(),
+      layout: v.nullish(
         objectWith(
           {
-            id: v.string('must be a string'),
-            type: v.picklist(WIDGET_TYPES, `must be one of ${WIDGET_TYPES.join(', ')}`),
-            position: PositionSchema,
-            config: freeForm('must be an object or null'),
-            style: freeForm('must be an object or null'),
-            responsiveLayouts: v.nullish(
+            breakpoints: breakpointValues(),
+            cols: breakpointValues(),
+            containerPadding: v.nullish(
+              v.array(integer('must be a whole number'), 'must be an array of whole numbers'),
+            ),
+            margin: v.nullish(v.array(integer('must be a whole number'), 'must be an array of whole numbers')),
+            rowHeight: nullableInteger(),
+          },
+          'must be an object { breakpoints?, cols?, containerPadding?, margin?, rowHeight? }',
+        ),
+      ),
+      widgets: v.nullish(
+        v.array(
+          objectWith(
+            {
+              id: v.string('must be a string'),
+              type: v.picklist(WIDGET_TYPES, `must be one of ${WIDGET_TYPES.join(', ')}`),
+              position: PositionSchema,
+              config: freeForm('must be an object or null'),
+              style: freeForm('must be an object or null'),
+              responsiveLayouts: v.nullish(
+                objectWith(
+                  {
+                    lg: v.nullish(PositionSchema),
+                    md: v.nullish(PositionSchema),
+                    sm: v.nullish(PositionSchema),
+                    xs: v.nullish(PositionSchema),
+                    xxs: v.nullish(PositionSchema),
+                  },
+                  'must be an object { lg?, md?, sm?, xs?, xxs? } of positions',
+                ),
+              ),
+            },
+            'must be an object { id, type, position }',
+          ),
+          'must be an array of widgets',
+        ),
+      ),
+      settings: freeForm('must be an object or null'),
+      theme: freeForm('must be an object or null'),
+      app: v.nullish(
+        objectWith(
+          {
+            entry: v.nullish(
+              v.pipe(
+                v.string('must be a string, the path of the entry file'),
+                v.maxLength(
+                  MAX_APP_ENTRY_LENGTH,
+                  (issue) => `must be at most ${MAX_APP_ENTRY_LENGTH} characters (it has ${issue.received})`,
+                ),
+              ),
+            ),
+            files: stringMap(
+              'must be an object mapping file paths to file contents, or null',
+              'must be a string, the contents of the file',
+            ),
+            html: nullableString(),
+            manifest: v.nullish(
               objectWith(
                 {
-                  lg: v.nullish(PositionSchema),
-                  md: v.nullish(PositionSchema),
-                  sm: v.nullish(PositionSchema),
-                  xs: v.nullish(PositionSchema),
-                  xxs: v.nullish(PositionSchema),
+                  dependencies: stringMap(
+                    'must be an object mapping package names to versions, or null',
+                    'must be a string, a version range such as ^19.0.0',
+                  ),
+                  version: nullableInteger(),
                 },
-                'must be an object { lg?, md?, sm?, xs?, xxs? } of positions',
+                'must be an object { dependencies?, version? }',
               ),
             ),
           },
-          'must be an object { id, type, position }',
+          'must be an object { entry?, files?, html?, manifest? }',
         ),
-        'must be an array of widgets',
       ),
-    ),
-    settings: freeForm('must be an object or null'),
-    theme: freeForm('must be an object or null'),
-    app: v.nullish(
-      objectWith(
-        {
-          entry: v.nullish(
-            v.pipe(
-              v.string('must be a string, the path of the entry file'),
-              v.maxLength(
-                MAX_APP_ENTRY_LENGTH,
-                (issue) => `must be at most ${MAX_APP_ENTRY_LENGTH} characters (it has ${issue.received})`,
-              ),
-            ),
-          ),
-          files: stringMap(
-            'must be an object mapping file paths to file contents, or null',
-            'must be a string, the contents of the file',
-          ),
-          html: nullableString,
-          manifest: v.nullish(
-            objectWith(
-              {
-                dependencies: stringMap(
-                  'must be an object mapping package names to versions, or null',
-                  'must be a string, a version range such as ^19.0.0',
-                ),
-                version: nullableInteger,
-              },
-              'must be an object { dependencies?, version? }',
-            ),
-          ),
-        },
-        'must be an object { entry?, files?, html?, manifest? }',
-      ),
-    ),
-  },
-  'must be an object (a dashboard config) or null',
+    },
+    'must be an object (a dashboard config) or null',
+  ),
 );
 
 /**
@@ -481,15 +506,17 @@ export function validateDashboardConfig(
   return validateWith(DashboardConfigSchema, input, options.path ?? 'dashboardConfig');
 }
 
-const CreateWorkbookInputSchema = objectWith(
-  {
-    folderId: v.nullish(
-      v.pipe(v.number('must be a number (a folder id) or null'), v.finite('must be a finite number')),
-    ),
-    meta: freeForm('must be an object or null; it is merged into the existing metadata'),
-    name: nullableString,
-  },
-  'must be an object { folderId?, meta?, name? } or left out',
+const CreateWorkbookInputSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      folderId: v.nullish(
+        v.pipe(v.number('must be a number (a folder id) or null'), v.finite('must be a finite number')),
+      ),
+      meta: freeForm('must be an object or null; it is merged into the existing metadata'),
+      name: nullableString(),
+    },
+    'must be an object { folderId?, meta?, name? } or left out',
+  ),
 );
 
 /**
@@ -514,147 +541,166 @@ export function validateCreateWorkbookInput(input: unknown): ValidationResult<Cr
 // service adds optional fields within v1 (§9).
 
 const finiteNumber = (message: string) => v.pipe(v.number(message), v.finite(message));
-const nullableBoolean = v.nullish(v.boolean('must be true, false or null'));
+const nullableBoolean = () => v.nullish(v.boolean('must be true, false or null'));
 /** ISO `date` or `date-time` (§2.1 `createdAt`, `updatedAt`). */
-const isoDateOrDateTime = v.pipe(
-  v.string('must be an ISO date or date-time string'),
-  v.regex(
-    /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/,
-    'must be an ISO date or date-time string',
+const isoDateOrDateTime = /*#__PURE__*/ deferred(() =>
+  v.pipe(
+    v.string('must be an ISO date or date-time string'),
+    v.regex(
+      /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/,
+      'must be an ISO date or date-time string',
+    ),
   ),
 );
 
-const ResourceOwnerSchema = objectWith(
-  {
-    id: integer('must be a whole number'),
-    email: v.string('must be a string'),
-    firstName: nullableString,
-    picture: nullableString,
-  },
-  'must be an object { id, email, firstName?, picture? }',
+const ResourceOwnerSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      id: integer('must be a whole number'),
+      email: v.string('must be a string'),
+      firstName: nullableString(),
+      picture: nullableString(),
+    },
+    'must be an object { id, email, firstName?, picture? }',
+  ),
 );
 
-const ReportSnapshotSchema = objectWith(
-  {
-    id: integer('must be a whole number'),
-    reportId: integer('must be a whole number'),
-    versionNumber: integer('must be a whole number'),
-    name: nullableString,
-    title: nullableString,
-    description: nullableString,
-    sqlQuery: nullableString,
-    kind: v.nullish(v.picklist(REPORT_KINDS, `must be one of ${REPORT_KINDS.join(', ')} or null`)),
-    meta: freeForm('must be an object or null'),
-    spec: v.nullish(
-      v.union([v.string(), v.custom<Record<string, unknown>>(isRecord)], 'must be a string, an object or null'),
-    ),
-    fillMissingRows: v.nullish(
-      objectWith(
-        {
-          member: v.string('must be a string'),
-          excludedDimensions: v.nullish(v.array(v.string('must be a string'), 'must be an array of strings or null')),
-        },
-        'must be an object { member, excludedDimensions? } or null',
+const ReportSnapshotSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      id: integer('must be a whole number'),
+      reportId: integer('must be a whole number'),
+      versionNumber: integer('must be a whole number'),
+      name: nullableString(),
+      title: nullableString(),
+      description: nullableString(),
+      sqlQuery: nullableString(),
+      kind: v.nullish(v.picklist(REPORT_KINDS, `must be one of ${REPORT_KINDS.join(', ')} or null`)),
+      meta: freeForm('must be an object or null'),
+      spec: v.nullish(
+        v.union([v.string(), v.custom<Record<string, unknown>>(isRecord)], 'must be a string, an object or null'),
       ),
-    ),
-    periodComparisons: v.nullish(
-      v.array(
+      fillMissingRows: v.nullish(
         objectWith(
           {
-            measure: v.string('must be a string'),
-            timeDimension: v.string('must be a string'),
-            offset: objectWith(
-              { amount: integer('must be a whole number'), unit: v.string('must be a string') },
-              'must be an object { amount, unit }',
-            ),
-            outputs: v.nullish(v.array(v.string('must be a string'), 'must be an array of strings or null')),
+            member: v.string('must be a string'),
+            excludedDimensions: v.nullish(v.array(v.string('must be a string'), 'must be an array of strings or null')),
           },
-          'must be an object { measure, timeDimension, offset, outputs? }',
+          'must be an object { member, excludedDimensions? } or null',
         ),
-        'must be an array of period comparisons or null',
       ),
-    ),
-    preferences: v.nullish(
-      objectWith(
-        {
-          columnFormats: v.pipe(
-            v.custom<Record<string, unknown>>(isRecord, 'must be an object of column formats'),
-            v.record(
-              v.string(),
-              objectWith(
-                {
-                  type: v.picklist(['currency', 'percent', 'number'], 'must be one of currency, percent, number'),
-                  decimalPlaces: nullableInteger,
-                },
-                'must be an object { type, decimalPlaces? }',
+      periodComparisons: v.nullish(
+        v.array(
+          objectWith(
+            {
+              measure: v.string('must be a string'),
+              timeDimension: v.string('must be a string'),
+              offset: objectWith(
+                { amount: integer('must be a whole number'), unit: v.string('must be a string') },
+                'must be an object { amount, unit }',
+              ),
+              outputs: v.nullish(v.array(v.string('must be a string'), 'must be an array of strings or null')),
+            },
+            'must be an object { measure, timeDimension, offset, outputs? }',
+          ),
+          'must be an array of period comparisons or null',
+        ),
+      ),
+      preferences: v.nullish(
+        objectWith(
+          {
+            columnFormats: v.pipe(
+              v.custom<Record<string, unknown>>(isRecord, 'must be an object of column formats'),
+              v.record(
+                v.string(),
+                objectWith(
+                  {
+                    type: v.picklist(['currency', 'percent', 'number'], 'must be one of currency, percent, number'),
+                    decimalPlaces: nullableInteger(),
+                  },
+                  'must be an object { type, decimalPlaces? }',
+                ),
               ),
             ),
-          ),
-        },
-        'must be an object { columnFormats } or null',
-      ),
-    ),
-  },
-  'must be an object (a report snapshot)',
-);
-
-const DashboardSchema = objectWith(
-  {
-    id: integer('must be a whole number'),
-    publicId: v.string('must be a string'),
-    deploymentId: integer('must be a whole number'),
-    workbookId: integer('must be a whole number'),
-    status: v.picklist(DASHBOARD_STATUSES, `must be one of ${DASHBOARD_STATUSES.join(', ')}`),
-    allowEmbed: v.boolean('must be true or false'),
-    config: DashboardConfigSchema,
-    versionNumber: integer('must be a whole number'),
-    versionId: integer('must be a whole number'),
-    reportSnapshots: v.array(ReportSnapshotSchema, 'must be an array of report snapshots'),
-    createdBy: nullableInteger,
-    title: nullableString,
-    description: nullableString,
-    fromSharedWorkspace: nullableBoolean,
-    restrictDataDownload: nullableBoolean,
-    useBoardDashboards: nullableBoolean,
-  },
-  'must be an object (a dashboard)',
-);
-
-const WorkbookSchema = objectWith(
-  {
-    id: integer('must be a whole number'),
-    deploymentId: integer('must be a whole number'),
-    name: v.string('must be a string'),
-    meta: v.custom<Record<string, unknown>>(isRecord, 'must be an object'),
-    calculatedFields: v.custom<Record<string, unknown>>(isRecord, 'must be an object'),
-    createdAt: isoDateOrDateTime,
-    updatedAt: isoDateOrDateTime,
-    type: v.picklist(WORKBOOK_TYPES, `must be one of ${WORKBOOK_TYPES.join(', ')}`),
-    createdBy: v.optional(integer('must be a whole number')),
-    dashboardDraft: v.nullish(DashboardConfigSchema),
-    dashboardPublished: v.nullish(DashboardConfigSchema),
-    folderId: v.nullish(finiteNumber('must be a number or null')),
-    folderPath: v.optional(
-      v.array(
-        objectWith(
-          { id: integer('must be a whole number'), name: v.string('must be a string') },
-          'must be an object { id, name }',
+          },
+          'must be an object { columnFormats } or null',
         ),
-        'must be an array of { id, name }',
       ),
-    ),
-    isFavorite: nullableBoolean,
-    publishedDashboard: v.nullish(DashboardSchema),
-    slug: nullableString,
-    user: v.nullish(ResourceOwnerSchema),
-    userId: v.nullish(finiteNumber('must be a number or null')),
-  },
-  'must be an object (a workbook)',
+    },
+    'must be an object (a report snapshot)',
+  ),
 );
 
-function validateWith<T>(schema: v.GenericSchema<unknown, T>, input: unknown, root: string): ValidationResult<T> {
+const DashboardSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      id: integer('must be a whole number'),
+      publicId: v.string('must be a string'),
+      deploymentId: integer('must be a whole number'),
+      workbookId: integer('must be a whole number'),
+      status: v.picklist(DASHBOARD_STATUSES, `must be one of ${DASHBOARD_STATUSES.join(', ')}`),
+      allowEmbed: v.boolean('must be true or false'),
+      config: DashboardConfigSchema,
+      versionNumber: integer('must be a whole number'),
+      versionId: integer('must be a whole number'),
+      reportSnapshots: v.array(ReportSnapshotSchema, 'must be an array of report snapshots'),
+      createdBy: nullableInteger(),
+      title: nullableString(),
+      description: nullableString(),
+      fromSharedWorkspace: nullableBoolean(),
+      restrictDataDownload: nullableBoolean(),
+      useBoardDashboards: nullableBoolean(),
+    },
+    'must be an object (a dashboard)',
+  ),
+);
+
+const WorkbookSchema = /*#__PURE__*/ deferred(() =>
+  objectWith(
+    {
+      id: integer('must be a whole number'),
+      deploymentId: integer('must be a whole number'),
+      name: v.string('must be a string'),
+      meta: v.custom<Record<string, unknown>>(isRecord, 'must be an object'),
+      calculatedFields: v.custom<Record<string, unknown>>(isRecord, 'must be an object'),
+      createdAt: isoDateOrDateTime,
+      updatedAt: isoDateOrDateTime,
+      type: v.picklist(WORKBOOK_TYPES, `must be one of ${WORKBOOK_TYPES.join(', ')}`),
+      createdBy: v.optional(integer('must be a whole number')),
+      dashboardDraft: v.nullish(DashboardConfigSchema),
+      dashboardPublished: v.nullish(DashboardConfigSchema),
+      folderId: v.nullish(finiteNumber('must be a number or null')),
+      folderPath: v.optional(
+        v.array(
+          objectWith(
+            { id: integer('must be a whole number'), name: v.string('must be a string') },
+            'must be an object { id, name }',
+          ),
+          'must be an array of { id, name }',
+        ),
+      ),
+      isFavorite: nullableBoolean(),
+      publishedDashboard: v.nullish(DashboardSchema),
+      slug: nullableString(),
+      user: v.nullish(ResourceOwnerSchema),
+      userId: v.nullish(finiteNumber('must be a number or null')),
+    },
+    'must be an object (a workbook)',
+  ),
+);
+
+/**
+ * @internal The one way a protocol schema checks an input: every issue at once, each problem
+ * starting with its field path below `root` (the whole input is named `root`, or `fallback`).
+ */
+export function validateWith<T>(
+  schema: v.GenericSchema<unknown, T>,
+  input: unknown,
+  root: string,
+  fallback: string = root,
+): ValidationResult<T> {
   const parsed = v.safeParse(schema, input, { abortEarly: false });
-  if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.issues, { root, fallback: root }) };
+  if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.issues, { root, fallback }) };
   return { ok: true, value: parsed.output };
 }
 

@@ -278,7 +278,15 @@ function revenueByMonthPlan(range: DateRange): SqlPlan {
       vegaSpec: vegaSpec('Revenue by month', {
         mark: { type: 'line', point: true },
         encoding: {
-          x: { field: 'month', type: 'temporal', title: 'Month', axis: { format: '%b %Y' } },
+          // One tick a month, labelled once: without the time unit and the interval Vega picks
+          // ticks by the width (weekly on a wide chart), and `%b %Y` repeats a month's name.
+          x: {
+            field: 'month',
+            type: 'temporal',
+            timeUnit: 'yearmonth',
+            title: 'Month',
+            axis: { format: '%b %Y', tickCount: { interval: 'month', step: 1 }, labelOverlap: true },
+          },
           y: { field: 'revenue', type: 'quantitative', title: 'Revenue (USD)', axis: { format: '$,.0f' } },
           tooltip: [
             { field: 'month', type: 'temporal', title: 'Month', format: '%B %Y' },
@@ -494,7 +502,13 @@ function marginPlan(): SqlPlan {
       vegaSpec: vegaSpec('Gross margin by quarter', {
         mark: { type: 'line', point: true },
         encoding: {
-          x: { field: 'quarter', type: 'temporal', title: 'Quarter' },
+          x: {
+            field: 'quarter',
+            type: 'temporal',
+            timeUnit: 'yearquarter',
+            title: 'Quarter',
+            axis: { format: 'Q%q %Y', tickCount: { interval: 'month', step: 3 }, labelOverlap: true },
+          },
           y: { field: 'gross_margin', type: 'quantitative', title: 'Gross margin (USD)' },
         },
       }),

@@ -20,7 +20,8 @@
  */
 import type { CubeSqlColumn } from '../../core/protocol/data';
 import { type DataEngine, type QueryScope, type ScopedConnection, cellTextSql, columnTypeName } from './engine';
-import { VIEWS, findView, measureSql, type MeasureModel, type ViewModel } from './model';
+import { VIEWS, findView, measureSql, sqlString, type MeasureModel, type ViewModel } from './model';
+import { MAX_QUERY_BYTES, MAX_QUERY_ROWS } from '../world';
 
 /** A SQL problem, reported to the caller as an `{"error"}` line. */
 export class SqlError extends Error {
@@ -314,6 +315,35 @@ export interface StreamCubeSqlOptions {
   timeoutMs?: number;
   /** Interrupts the query when it aborts (the client went away); no further line is produced. */
   signal?: AbortSignal;
+  /** Most rows of the result; more ends it with an `{"error"}` line before any data. Default `MAX_QUERY_ROWS`. */
+  maxRows?: number;
+  /** Most bytes of values (their text, UTF-8) of the result; more ends it with an `{"error"}` line. Default `MAX_QUERY_BYTES`. */
+  maxBytes?: number;
+}
+
+/** Why a result over `maxRows` rows or `maxBytes` bytes is refused: `what` is `N rows` or `N bytes of values`. */
+export function resultTooLarge(what: string, option: string): string {
+  return `The result has more than ${what} (the emulator's ${option}): add a LIMIT, filter or aggregate`;
+}
+
+/**
+ * The query that reads a checked query's result as text (`texts`: one SQL expression a column,
+ * over `c0`, `c1`...): at most `maxRows + 1` rows, and an error raised inside the engine as soon
+ * as the values read so far pass `maxBytes`. Both stop the engine where they are: a limit and a
+ * running sum (a streaming window, which keeps the order) need no more rows than they pass.
+ */
+function cappedResultSql(compiled: string, texts: readonly string[], maxRows: number, maxBytes: number): string {
+  const aliases = texts.map((_, index) => `c${index}`).join(', ');
+  const values = texts.map((text, index) => `${text} AS v${index}`).join(', ');
+  const names = texts.map((_, index) => `v${index}`).join(', ');
+  const size = texts.map((_, index) => `coalesce(strlen(v${index}), 0)`).join(' + ');
+  const tooLarge = sqlString(resultTooLarge(`${maxBytes} bytes of values`, 'maxQueryBytes'));
+  return (
+    `SELECT ${names} FROM (` +
+    `SELECT *, sum(${size}) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS total_size ` +
+    `FROM (SELECT ${values} FROM (${compiled}) AS t(${aliases}) LIMIT ${maxRows + 1}) AS capped` +
+    `) AS sized WHERE CASE WHEN total_size > ${maxBytes} THEN error(${tooLarge}) ELSE TRUE END`
+  );
 }
 
 /** A line of the `/v1/cubesql` answer, before JSON encoding. */
@@ -335,6 +365,7 @@ export async function* streamCubeSql(
 ): AsyncGenerator<CubeSqlOutputLine, void, undefined> {
   const rowsPerLine = Math.max(1, options.rowsPerLine ?? 1000);
   const timeoutMs = options.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const { maxRows = MAX_QUERY_ROWS, maxBytes = MAX_QUERY_BYTES } = options;
   const { signal } = options;
   let scoped: ScopedConnection | undefined;
   let timedOut = false;
@@ -361,15 +392,18 @@ export async function* streamCubeSql(
       schema.push({ name: prepared.columnName(index), column_type: columnTypeName(type) });
       texts.push(cellTextSql(`c${index}`, type));
     }
-    // DuckDB turns the values into text: far cheaper than converting each value in JavaScript.
-    const aliases = Array.from({ length: count }, (_, index) => `c${index}`).join(', ');
     // The schema is known once the query is bound: send it before the query runs.
     yield options.lastRefreshTime === undefined ? { schema } : { schema, lastRefreshTime: options.lastRefreshTime };
     // Materialised, not `connection.stream()`: @duckdb/node-api ends a streaming result with an
     // empty chunk instead of an error when a row fails, which would truncate the answer silently.
-    // The lines are still produced one at a time as the client reads.
+    // The lines are still produced one at a time as the client reads; DuckDB turns the values into
+    // text, far cheaper than converting each value in JavaScript.
     checkTime();
-    const result = await connection.run(`SELECT ${texts.join(', ')} FROM (${compiled}) AS t(${aliases})`);
+    const result = await connection.run(cappedResultSql(compiled, texts, maxRows, maxBytes));
+    if (result.rowCount > maxRows) {
+      yield { error: `Error during execution: ${resultTooLarge(`${maxRows} rows`, 'maxQueryRows')}` };
+      return;
+    }
     let pending: (string | null)[][] = [];
     for (;;) {
       checkTime();

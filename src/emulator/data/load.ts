@@ -14,8 +14,11 @@
  *   whole units before the current one; N at most {@link MAX_RELATIVE_UNITS}), units `day`, `week`
  *   (from Monday), `month`, `quarter`, `year`. The emulator resolves them against the last day of
  *   its data, 2025-12-31 (`DATA_REFERENCE_DAY` of `world.ts`), never against today's date.
- * - Date operators: `beforeDate`/`afterDate`/`afterOrOnDate` compare with the start of a date-only
- *   value; `beforeOrOnDate` with its end (the whole day is "on" it).
+ * - Date operators on a date-only value take its whole day: `beforeDate` is before its start,
+ *   `afterOrOnDate` from its start, `beforeOrOnDate` to its end, `afterDate` after its end. So
+ *   `afterDate` and `beforeOrOnDate` of one date split the rows with a date in two, and so do
+ *   `beforeDate` and `afterOrOnDate` (as the service's query engine pads such values). A value
+ *   with a time of day is that instant for all four.
  * - `notContains`, `notStartsWith`, `notEndsWith`, `notEquals`, `notInDateRange` keep `NULL`s.
  * - `and`/`or` groups nest at most {@link MAX_FILTER_DEPTH} deep.
  * - Time values are `YYYY-MM-DDTHH:mm:ss.SSS` in the query's time zone; a time dimension with a
@@ -34,7 +37,9 @@ import {
   type OrderDirection,
   type TimeDimension,
 } from '../../core/protocol/data';
+import { resultTooLarge } from './cubesql';
 import { type DataEngine, type QueryScope, cellFormatter } from './engine';
+import { MAX_QUERY_BYTES, MAX_QUERY_ROWS } from '../world';
 import {
   measureSql,
   quoteIdent,
@@ -513,9 +518,10 @@ function filterSql(compiler: Compiler, filter: Filter): { sql: string; measure: 
     case 'afterOrOnDate': {
       if (dimension?.type !== 'time')
         throw new UserError(`${filter.member}: operator ${filter.operator} needs a time dimension`);
-      // A date-only value means its start, as the service's query engine does, except for
-      // beforeOrOnDate, whose "on" keeps the whole day (its end bound).
-      const bound = dateBound(values(1)[0]!, filter.operator === 'beforeOrOnDate' ? 'end' : 'start');
+      // A date-only value is its whole day: "before" and "on or after" meet at its start,
+      // "on or before" and "after" at its end, so each pair splits the rows in two.
+      const side = filter.operator === 'beforeOrOnDate' || filter.operator === 'afterDate' ? 'end' : 'start';
+      const bound = dateBound(values(1)[0]!, side);
       const symbol = ({ beforeDate: '<', afterDate: '>', beforeOrOnDate: '<=', afterOrOnDate: '>=' } as const)[
         filter.operator
       ];
@@ -661,25 +667,38 @@ export function compileLoadQuery(query: CheckedQuery, options: { now: number; re
   return { sql, params: compiler.params, columns, annotation, query: normalized };
 }
 
-/** Runs a compiled query on a connection scoped to the caller. */
+/**
+ * Runs a compiled query on a connection scoped to the caller. A result of more than `maxRows`
+ * rows or `maxBytes` bytes of values (their text, UTF-8) is a {@link UserError}; the engine reads
+ * at most one row past `maxRows`.
+ */
 export async function runLoadQuery(
   engine: DataEngine,
   compiled: CompiledLoad,
   scope: QueryScope,
+  limits: { maxRows?: number; maxBytes?: number } = {},
 ): Promise<LoadResponse> {
+  const { maxRows = MAX_QUERY_ROWS, maxBytes = MAX_QUERY_BYTES } = limits;
   const scoped = await engine.connect(scope);
   try {
-    const result = await scoped.connection.run(compiled.sql, compiled.params);
+    const result = await scoped.connection.run(
+      `SELECT * FROM (${compiled.sql}) AS result LIMIT ${maxRows + 1}`,
+      compiled.params,
+    );
+    if (result.rowCount > maxRows) throw new UserError(resultTooLarge(`${maxRows} rows`, 'maxQueryRows'));
     const formatters = result.columnTypes().map(cellFormatter);
     const rows = await result.getRows();
+    let bytes = 0;
     const data = rows.map((row) => {
       const record: Record<string, string | null> = {};
       row.forEach((value, index) => {
         const text = formatters[index]!(value);
+        if (text !== null) bytes += Buffer.byteLength(text);
         for (const key of compiled.columns[index] ?? []) record[key] = text;
       });
       return record;
     });
+    if (bytes > maxBytes) throw new UserError(resultTooLarge(`${maxBytes} bytes of values`, 'maxQueryBytes'));
     return { query: compiled.query, data, annotation: compiled.annotation, lastRefreshTime: engine.lastRefreshTime() };
   } finally {
     scoped.close();

@@ -37,6 +37,48 @@ export const STATE_EVENT_TYPE = 'service:event:x-emulator-state';
  */
 export const SESSION_EXPIRED_EVENT_TYPE = 'service:event:session-expired';
 
+/**
+ * How long before its token lapses an embed page posts `service:event:session-expiring` (with
+ * `expiresAt`): 5 minutes, within the "a few minutes, at most 30" the protocol promises hosts.
+ */
+export const SESSION_EXPIRING_LEAD_MS = 300_000;
+
+/**
+ * How often the page reads the emulator's clock (a manual clock included): once a second, so a
+ * test that moves the clock sees `session-expiring` and `session-expired` within about a second.
+ */
+export const CLOCK_POLL_MS = 1_000;
+
+/** `GET`: the emulator's clock, `{ now }` (Unix ms), for the embed pages' session timing. */
+export const CLOCK_PATH = '/embed/_clock';
+
+/**
+ * `POST`: an embed page exchanges the session of `service:action:set-session` here, as a load
+ * would. Body {@link SetSessionRequest}; answers {@link SetSessionAnswer}, or 4xx `{ error }`.
+ */
+export const SET_SESSION_PATH = '/embed/_session';
+
+/** What the page posts to {@link SET_SESSION_PATH}. */
+export interface SetSessionRequest {
+  /** The new single-use session, from the host's `set-session`. */
+  sessionId: string;
+  /** The page's current token (lapsed or not): who the viewer is, which the new session must match. */
+  token: string;
+  /** What the page shows, checked against the new session as a load checks it. */
+  surface: Surface;
+  deploymentId: number;
+  publicId?: string;
+}
+
+/** The answer of {@link SET_SESSION_PATH}: the new tokens; the page keeps everything else. */
+export interface SetSessionAnswer {
+  token: string;
+  /** When the new token lapses (emulator clock, Unix ms). */
+  tokenExpiresAt: number;
+  /** The new chat token, when the page has a chat. */
+  chatToken: string | null;
+}
+
 /** A dashboard as the page renders it. */
 export interface PageDashboard {
   publicId: string;
@@ -93,10 +135,11 @@ export interface EmbedPageConfig {
   dataUrl: string;
   token: string;
   /**
-   * Remaining life of `token` when the page was served (emulator clock): then the page posts
-   * {@link SESSION_EXPIRED_EVENT_TYPE}. Absent on error pages.
+   * When `token` lapses, by the emulator's clock (Unix ms), which the page reads from
+   * {@link CLOCK_PATH} every second: {@link SESSION_EXPIRING_LEAD_MS} before it, the page posts
+   * `service:event:session-expiring`; at it, {@link SESSION_EXPIRED_EVENT_TYPE}. Absent on error pages.
    */
-  tokenExpiresInMs?: number;
+  tokenExpiresAt?: number;
   /** The session's `embedTheme`; `set-theme` merges over it. */
   theme: EmbedTheme;
   /** Dashboard surface: the dashboard. */

@@ -19,6 +19,8 @@ export interface EmbedStrings {
   unknownSession: string;
   expiredSession: string;
   usedSession: string;
+  /** `set-session` with a session of another viewer or embed tenant than the page's. */
+  otherViewer: string;
   revokedSession: string;
   wrongDeployment: string;
   dashboardNotFound: string;
@@ -70,6 +72,7 @@ const EN_US: EmbedStrings = {
   unknownSession: 'This session is not valid.',
   expiredSession: 'This session has expired. Sessions must be used within 5 minutes of being created.',
   usedSession: 'This session has already been used. Every page load needs a new session.',
+  otherViewer: 'This session is for another viewer or embed tenant than the page shows.',
   revokedSession: 'This session has been revoked.',
   wrongDeployment: 'This session does not grant access to deployment {deploymentId}.',
   dashboardNotFound: 'Dashboard "{publicId}" was not found.',
@@ -122,6 +125,7 @@ const DE_DE: EmbedStrings = {
   unknownSession: 'Diese Sitzung ist ungültig.',
   expiredSession: 'Diese Sitzung ist abgelaufen. Sitzungen müssen innerhalb von 5 Minuten verwendet werden.',
   usedSession: 'Diese Sitzung wurde bereits verwendet. Jeder Seitenaufruf braucht eine neue Sitzung.',
+  otherViewer: 'Diese Sitzung gehört zu einer anderen Person oder einem anderen Embed-Mandanten als die Seite.',
   revokedSession: 'Diese Sitzung wurde widerrufen.',
   wrongDeployment: 'Diese Sitzung gewährt keinen Zugriff auf Deployment {deploymentId}.',
   dashboardNotFound: 'Dashboard "{publicId}" wurde nicht gefunden.',

@@ -135,6 +135,8 @@ export const dataFeature: EmulatorFeature = {
         rowsPerLine: context.options.cubesqlRowsPerLine,
         lastRefreshTime: context.data.lastRefreshTime(),
         timeoutMs: context.options.queryTimeoutMs,
+        maxRows: context.options.maxQueryRows,
+        maxBytes: context.options.maxQueryBytes,
         signal: left.signal,
       });
       const encoder = new TextEncoder();
@@ -161,7 +163,8 @@ export const dataFeature: EmulatorFeature = {
       try {
         const checked = checkLoadQuery(item, isValidTimeZone);
         const compiled = compileLoadQuery(checked, { now: context.clock.now(), referenceDay: DATA_REFERENCE_DAY });
-        return await runLoadQuery(context.data, compiled, scopeOf(c, checked.timezone));
+        const { maxQueryRows: maxRows, maxQueryBytes: maxBytes } = context.options;
+        return await runLoadQuery(context.data, compiled, scopeOf(c, checked.timezone), { maxRows, maxBytes });
       } catch (error) {
         if (error instanceof UserError) throw userError(error.message);
         throw error;

@@ -18,12 +18,16 @@
  * surface's content and the viewer's token, and its script (`embed/page/main.ts`) mounts it and
  * posts `ready`, `view` and, on dashboards, `dashboard-loaded`.
  *
- * Token lapse (our choice; the service publishes no payload for it): when the page's 24-hour token
- * lapses, the page posts `service:event:session-expired` with payload `{}`, once. It notices in
- * two ways: a timer set to the token's remaining life when the page was served (a page left open),
- * and the data API refusing the token (401 or 403) on its next query, which is how a test moves
- * time: advance the emulator's manual clock past the token's `exp`, then make the page query
- * (`service:action:refresh`). The host then mints a new session and reloads the iframe.
+ * The session's end (our choice; the service publishes no payloads for it): the page reads the
+ * emulator's clock every second (`GET /embed/_clock`, `CLOCK_PATH`), so a manual clock moves it
+ * too. `SESSION_EXPIRING_LEAD_MS` (5 minutes) before its 24-hour token lapses it posts
+ * `service:event:session-expiring` `{ expiresAt }` (in the browser's time), once; when it has lapsed,
+ * `service:event:session-expired` `{}`, once (also when the data API refuses the token). The host
+ * then sends `service:action:set-session` with a new session, which the page exchanges at
+ * `POST /embed/_session` (`SET_SESSION_PATH`) exactly as a load would (single use, 5-minute window)
+ * and only for the same viewer and embed tenant (from its current token, whose lifetime does not
+ * matter) and the same deployment and dashboard; it swaps its tokens, keeps its state and posts
+ * `ready`. A refused session is answered with `service:event:error` `{ context: 'session' }`.
  *
  * What the viewer may see is decided here, never by the URL: the session's deployment, the
  * dashboard's `allowEmbed`, and row-level security from the token's claims (the page's queries go
@@ -39,16 +43,30 @@ import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Surface } from '../../core/protocol/embed';
 import { resolveLocale } from '../../core/protocol/embed';
-import { signDeploymentToken } from '../auth';
+import { isRecord } from '../../core/protocol/shared';
+import { signDeploymentToken, verifyDeploymentToken } from '../auth';
 import type { EmulatorContext, EmulatorEnv, EmulatorFeature } from '../context';
-import type { EmbedPageConfig, PageChat, PageDashboard, PageWorkbook } from '../embed/config';
+import type {
+  EmbedPageConfig,
+  PageChat,
+  PageDashboard,
+  PageWorkbook,
+  SetSessionAnswer,
+  SetSessionRequest,
+} from '../embed/config';
 import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from '../embed/html';
 import { PAGE_SCRIPT } from '../embed/page-script.generated';
 import { format, stringsFor, type EmbedStrings } from '../embed/strings';
 import { PAGE_CSS } from '../embed/styles';
-import type { DashboardRecord } from '../state';
+import type { DashboardRecord, EmbedSession } from '../state';
 import { agentUrl, dataUrl, findDeployment, parseDeploymentId } from '../world';
-import { exchangeEmbedSession, type EmbedSessionExchange, type EmbedSessionFailureReason } from './sessions';
+import { httpError, jsonResponse, readJson } from '../http';
+import {
+  describeEmbedViewer,
+  exchangeEmbedSession,
+  type EmbedSessionExchange,
+  type EmbedSessionFailureReason,
+} from './sessions';
 
 /** Path prefix of the embed pages. */
 export const EMBED_PATH_PREFIX = '/embed';
@@ -114,6 +132,39 @@ function pageDashboard(record: DashboardRecord, fallbackTitle: string): PageDash
 
 function embeddable(record: DashboardRecord | undefined): record is DashboardRecord {
   return record !== undefined && record.status === 'published' && record.allowEmbed;
+}
+
+/**
+ * What `session` may see of `target`, checked the same way for a load and for `set-session`: the
+ * deployment the URL names (it must be the session's), and on dashboards the dashboard (published,
+ * of the session's deployment, allowed for embedding). The dashboard as the page renders it, or
+ * why not.
+ */
+function checkTarget(
+  context: EmulatorContext,
+  target: PageTarget,
+  session: EmbedSession,
+): { dashboard: PageDashboard | undefined } | { failure: PageFailure } {
+  const notFound = (key: keyof EmbedStrings, values: PageFailure['values']) => ({
+    failure: { status: 404 as const, key, values, name: 'NotFoundError', context: 'embed-load' },
+  });
+  const forbidden = (key: keyof EmbedStrings, values: PageFailure['values'], where = 'embed-auth') => ({
+    failure: { status: 403 as const, key, values, name: 'ForbiddenError', context: where },
+  });
+  if (target.deploymentId !== undefined) {
+    const id = parseDeploymentId(target.deploymentId);
+    if (id === undefined || !findDeployment(context.world, id))
+      return notFound('deploymentNotFound', { deploymentId: target.deploymentId });
+    if (id !== session.deploymentId) return forbidden('wrongDeployment', { deploymentId: id });
+  }
+  if (target.surface !== 'dashboard') return { dashboard: undefined };
+  const publicId = target.publicId ?? '';
+  const record = context.state.dashboards.get(publicId);
+  if (!record || record.status !== 'published') return notFound('dashboardNotFound', { publicId });
+  if (record.deploymentId !== session.deploymentId)
+    return forbidden('wrongDeployment', { deploymentId: record.deploymentId });
+  if (!record.allowEmbed) return forbidden('dashboardNotEmbeddable', { publicId }, 'embed-load');
+  return { dashboard: pageDashboard(record, context.state.workbooks.get(record.workbookId)?.name ?? publicId) };
 }
 
 /** The deployment's workbooks for the app's home; those whose dashboard may not be embedded are left out. */
@@ -262,75 +313,9 @@ export const embedPagesFeature: EmulatorFeature = {
       const defaultLocale = typeof settings.locale === 'string' ? settings.locale : tenantLocale;
 
       // Then what the session may see.
-      if (target.deploymentId !== undefined) {
-        const id = parseDeploymentId(target.deploymentId);
-        if (id === undefined || !findDeployment(context.world, id)) {
-          return fail(
-            {
-              status: 404,
-              key: 'deploymentNotFound',
-              values: { deploymentId: target.deploymentId },
-              name: 'NotFoundError',
-              context: 'embed-load',
-            },
-            defaultLocale,
-          );
-        }
-        if (id !== session.deploymentId) {
-          return fail(
-            {
-              status: 403,
-              key: 'wrongDeployment',
-              values: { deploymentId: id },
-              name: 'ForbiddenError',
-              context: 'embed-auth',
-            },
-            defaultLocale,
-          );
-        }
-      }
-      let dashboard: PageDashboard | undefined;
-      if (target.surface === 'dashboard') {
-        const publicId = target.publicId ?? '';
-        const record = context.state.dashboards.get(publicId);
-        if (!record || record.status !== 'published') {
-          return fail(
-            {
-              status: 404,
-              key: 'dashboardNotFound',
-              values: { publicId },
-              name: 'NotFoundError',
-              context: 'embed-load',
-            },
-            defaultLocale,
-          );
-        }
-        if (record.deploymentId !== session.deploymentId) {
-          return fail(
-            {
-              status: 403,
-              key: 'wrongDeployment',
-              values: { deploymentId: record.deploymentId },
-              name: 'ForbiddenError',
-              context: 'embed-auth',
-            },
-            defaultLocale,
-          );
-        }
-        if (!record.allowEmbed) {
-          return fail(
-            {
-              status: 403,
-              key: 'dashboardNotEmbeddable',
-              values: { publicId },
-              name: 'ForbiddenError',
-              context: 'embed-load',
-            },
-            defaultLocale,
-          );
-        }
-        dashboard = pageDashboard(record, context.state.workbooks.get(record.workbookId)?.name ?? publicId);
-      }
+      const checked = checkTarget(context, target, session);
+      if ('failure' in checked) return fail(checked.failure, defaultLocale);
+      const { dashboard } = checked;
 
       const showDashboardChat =
         typeof settings.showDashboardChat === 'boolean'
@@ -344,7 +329,7 @@ export const embedPagesFeature: EmulatorFeature = {
         defaultTimezone: typeof settings.timezone === 'string' ? settings.timezone : 'UTC',
         dataUrl: dataUrl('', session.deploymentId),
         token: exchange.token,
-        tokenExpiresInMs: Math.max(0, exchange.expiresAt - context.clock.now()),
+        tokenExpiresAt: exchange.expiresAt,
         theme: session.embedTheme ?? {},
         chat: await pageChat(context, exchange),
         showDashboardChat,
@@ -356,6 +341,58 @@ export const embedPagesFeature: EmulatorFeature = {
       const title = dashboard?.title ?? (target.surface === 'app' ? strings.appTitle : strings.chatTitle);
       return page(config, 200, title);
     }
+
+    app.get('/_clock', () =>
+      jsonResponse(
+        200,
+        { now: context.clock.now() },
+        { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+      ),
+    );
+
+    // `service:action:set-session`: the page exchanges the new session as a load would, after
+    // checking that it is for the same viewer, embed tenant and page; the session is spent only
+    // when every check passed. Same-origin only: the page's own script calls it (no CORS).
+    app.post('/_session', async (c) => {
+      const body = await readJson(c, 16 * 1024);
+      const request = isRecord(body) ? (body as Partial<SetSessionRequest>) : {};
+      const { sessionId, token, surface, deploymentId, publicId } = request;
+      if (
+        typeof sessionId !== 'string' ||
+        typeof token !== 'string' ||
+        (surface !== 'dashboard' && surface !== 'app' && surface !== 'chat') ||
+        typeof deploymentId !== 'number'
+      ) {
+        throw httpError(400, 'Expected { sessionId, token, surface, deploymentId, publicId? }');
+      }
+      const refuse = (key: keyof EmbedStrings, values: Record<string, string | number> = {}): never => {
+        throw httpError(403, format(stringsFor('en-US')[key], values), 'session_refused');
+      };
+      // Who the page shows: its token's claims (signature checked, lifetime not: a lapsed page renews too).
+      const claims = await verifyDeploymentToken(context, deploymentId, token, true);
+      const session = context.state.embedSessions.get(sessionId.trim());
+      if (claims && session && session.usedAt === undefined && session.revokedAt === undefined) {
+        const viewer = describeEmbedViewer(context, session);
+        const same =
+          viewer !== undefined &&
+          session.embedTenantName === claims['embedTenant'] &&
+          viewer.id === (viewer.kind === 'external' ? claims['externalId'] : claims['internalId']);
+        if (!same) refuse('otherViewer');
+        const target: PageTarget = { surface, deploymentId: String(deploymentId) };
+        if (typeof publicId === 'string') target.publicId = publicId;
+        const checked = checkTarget(context, target, session);
+        if ('failure' in checked) refuse(checked.failure.key, checked.failure.values);
+      } else if (!claims) refuse('otherViewer');
+      const exchange = await exchangeEmbedSession(context, sessionId.trim());
+      if (!exchange.ok) refuse(SESSION_FAILURES[exchange.reason]);
+      const exchanged = exchange as Extract<EmbedSessionExchange, { ok: true }>;
+      const answer: SetSessionAnswer = {
+        token: exchanged.token,
+        tokenExpiresAt: exchanged.expiresAt,
+        chatToken: (await pageChat(context, exchanged))?.token ?? null,
+      };
+      return jsonResponse(200, answer, { 'cache-control': 'no-store' });
+    });
 
     app.get('/dashboard/:publicId', (c) => servePage(c, { surface: 'dashboard', publicId: c.req.param('publicId') }));
     app.get('/chat', (c) => servePage(c, { surface: 'chat' }));

@@ -733,3 +733,102 @@ describe('createChatClient: line limit', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('createChatClient: the end of a completed answer', () => {
+  const encoder = new TextEncoder();
+  const LINES: readonly Record<string, unknown>[] = [
+    { id: '__cutoff__', role: 'assistant', state: { isStreaming: true, chatId: 'c1' }, sort: 0 },
+    { id: 'm1', role: 'assistant', content: 'Revenue grew by 12 %', isDelta: false, sort: 1 },
+    {
+      id: '__usage__',
+      type: 'usage',
+      usage: {
+        models: ['m'],
+        llmCalls: 1,
+        inputTokens: 1,
+        outputTokens: 1,
+        cacheWriteTokens: 0,
+        cacheReadTokens: 0,
+        totalTokens: 2,
+      },
+    },
+  ];
+
+  /**
+   * A body that sends every line, cut every 5 bytes so `__usage__` straddles chunks, and then
+   * stays open until `end()`: the time a real connection takes to deliver its end. Records whether
+   * it was cancelled and whether the request's signal was aborted before or after the end (a
+   * browser may still be completing the request then, and lists it as cancelled).
+   */
+  function heldBody(lines = LINES) {
+    let end!: () => void;
+    const seen = { cancelled: false, abortedBeforeEnd: false, ended: false, abortedAfterEnd: false };
+    const fetchHeld: typeof fetch = async (_input, init) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          const bytes = encoder.encode(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+          for (let at = 0; at < bytes.length; at += 5) controller.enqueue(bytes.slice(at, at + 5));
+          end = () => {
+            seen.ended = true;
+            controller.close();
+          };
+        },
+        cancel() {
+          seen.cancelled = true;
+        },
+      });
+      init?.signal?.addEventListener('abort', () => {
+        if (seen.ended) seen.abortedAfterEnd = true;
+        else seen.abortedBeforeEnd = true;
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } });
+    };
+    return { fetch: fetchHeld, seen, end: () => end() };
+  }
+
+  it('reads the body to its end after __usage__ instead of cancelling it, while the iterator ends at once', async () => {
+    const held = heldBody();
+    const client = createChatClient({ url: 'https://partner.example/api/service', fetch: held.fetch });
+    const lines = await collect(client.stream({ input: 'hi' }));
+    expect(ids(lines)).toEqual(['__cutoff__', 'm1', '__usage__']);
+    // The iterator is done; the body's end has not come yet and nothing cancelled it.
+    expect(held.seen).toEqual({ cancelled: false, abortedBeforeEnd: false, ended: false, abortedAfterEnd: false });
+    held.end();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(held.seen).toEqual({ cancelled: false, abortedBeforeEnd: false, ended: true, abortedAfterEnd: false });
+  });
+
+  it('a consumer that stops at __usage__ still lets the body end', async () => {
+    const held = heldBody();
+    const client = createChatClient({ url: 'https://partner.example/api/service', fetch: held.fetch });
+    for await (const line of client.stream({ input: 'hi' })) if (line.id === '__usage__') break;
+    held.end();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(held.seen).toEqual({ cancelled: false, abortedBeforeEnd: false, ended: true, abortedAfterEnd: false });
+  });
+
+  it('a stream stopped with __aborted__ is read to its end, and its request not aborted after it', async () => {
+    const held = heldBody([LINES[0]!, { id: '__aborted__', type: 'abort', code: 'chat_aborted', error: 'Stopped' }]);
+    const client = createChatClient({ url: 'https://partner.example/api/service', fetch: held.fetch });
+    const reading = collect(client.stream({ input: 'hi' }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    held.end();
+    expect(ids(await reading)).toEqual(['__cutoff__', '__aborted__']);
+    expect(held.seen).toEqual({ cancelled: false, abortedBeforeEnd: false, ended: true, abortedAfterEnd: false });
+  });
+
+  it('a body still open bodyEndTimeoutMs after __usage__ is cancelled', async () => {
+    const held = heldBody();
+    const client = createChatClient({
+      url: 'https://partner.example/api/service',
+      fetch: held.fetch,
+      bodyEndTimeoutMs: 30,
+    });
+    const started = Date.now();
+    expect(ids(await collect(client.stream({ input: 'hi' })))).toEqual(['__cutoff__', 'm1', '__usage__']);
+    await vi.waitFor(() => expect(held.seen.cancelled).toBe(true));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(held.seen.abortedBeforeEnd).toBe(true);
+    expect(() => createChatClient({ url: 'https://x.example', bodyEndTimeoutMs: -1 })).toThrow(/bodyEndTimeoutMs/);
+  });
+});

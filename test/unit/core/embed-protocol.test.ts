@@ -70,6 +70,7 @@ const validEventPayloads: Record<EmbedEventType, unknown[]> = {
     { message: 'Failed to load data', context: 'embed-render', fatal: true },
     { message: 'x', name: 'TypeError' },
   ],
+  'service:event:session-expiring': [{}, { expiresAt: T + 300_000 }],
 };
 
 /** Payloads that break exactly one rule of 6.2, with the path the problem must name. */
@@ -116,6 +117,8 @@ const invalidEventPayloads: [EmbedEventType, unknown, string][] = [
   ['service:event:ai-query', { status: 'submitted' }, 'payload.query'],
   ['service:event:error', { name: 'x' }, 'payload.message'],
   ['service:event:error', { message: 'x', fatal: 'yes' }, 'payload.fatal'],
+  ['service:event:session-expiring', { expiresAt: '2026-01-01' }, 'payload.expiresAt'],
+  ['service:event:session-expiring', { expiresAt: Number.POSITIVE_INFINITY }, 'payload.expiresAt'],
 ];
 
 describe('embed protocol: envelope (6.1)', () => {
@@ -252,7 +255,7 @@ describe('embed protocol: envelope (6.1)', () => {
 });
 
 describe('embed protocol: events (6.2)', () => {
-  it('6.2 catalog: the eight event types, in order', () => {
+  it('6.2 catalog: the eight event types, in order, then session-expiring (service-behaviour 2)', () => {
     expect(EMBED_EVENT_TYPES).toEqual([
       'service:event:ready',
       'service:event:view',
@@ -262,6 +265,7 @@ describe('embed protocol: events (6.2)', () => {
       'service:event:drilldown',
       'service:event:ai-query',
       'service:event:error',
+      'service:event:session-expiring',
     ]);
     for (const type of EMBED_EVENT_TYPES) expect(isEmbedEventType(type)).toBe(true);
     expect(isEmbedEventType('service:event:session-expired')).toBe(false);
@@ -313,7 +317,7 @@ describe('embed protocol: events (6.2)', () => {
 
 describe('embed protocol: unknown events (service-behaviour 2)', () => {
   it('service-behaviour 2: an unknown service:event:* with a valid envelope is "unknown", delivered as received', () => {
-    for (const type of ['service:event:session-expiring', 'service:event:session-expired', 'service:event:x']) {
+    for (const type of ['service:event:session-expired', 'service:event:session-renewed', 'service:event:x']) {
       const message = event(type, { expiresAt: 1 }, { surface: 'chat' });
       const result = parseEmbedEvent(message);
       expect(result.kind).toBe('unknown');
@@ -403,7 +407,7 @@ describe('embed protocol: actions (6.3)', () => {
     ['service:action:refresh', {}],
     ['service:action:set-timezone', { timezone: 'Asia/Tokyo' }],
     ['service:action:set-timezone', { timezone: 'UTC' }],
-    ['service:action:set-session', {}],
+    ['service:action:set-session', { sessionId: '0123456789abcdef0123456789abcdef' }],
     ['service:action:set-session', { sessionId: 'abc', other: 1 }],
   ];
   it.each(valid)('6.3 %s: a documented payload is a known action (%#)', (type, payload) => {
@@ -435,6 +439,8 @@ describe('embed protocol: actions (6.3)', () => {
     ['service:action:set-timezone', { timezone: 'Mars/Olympus_Mons' }, 'payload.timezone'],
     ['service:action:set-timezone', { timezone: '' }, 'payload.timezone'],
     ['service:action:set-session', { sessionId: 5 }, 'payload.sessionId'],
+    ['service:action:set-session', {}, 'payload.sessionId'],
+    ['service:action:set-session', { sessionId: ' ' }, 'payload.sessionId'],
   ];
   it.each(invalid)('6.3 %s: a payload breaking a rule is invalid, naming the field (%#)', (type, payload, path) => {
     const result = parseEmbedAction(action(type, payload));

@@ -257,6 +257,72 @@ describe('readNdjson', () => {
     expect(values).toEqual([{ a: 1 }]);
   });
 
+  describe('one chunk of many lines: parsed in batches, the event loop runs between slices', () => {
+    const LINES = 100_000;
+    const flood = bytesOf(Array.from({ length: LINES }, (_, index) => `{"n":${index}}\n`).join(''));
+
+    /** Reads `flood` from one chunk; counts the turns of a `setImmediate` ticker that run meanwhile. */
+    async function readCountingTurns(options: Parameters<typeof readNdjson>[1]) {
+      let turns = 0;
+      let reading = true;
+      const tick = () => {
+        if (!reading) return;
+        turns += 1;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      let count = 0;
+      let inOrder = true;
+      for await (const value of readNdjson(bodyOf([flood]).body, options)) {
+        inOrder &&= (value as { n: number }).n === count;
+        count += 1;
+      }
+      reading = false;
+      return { count, inOrder, turns };
+    }
+
+    it('sliceMs 0: a turn every few lines; Infinity: none; the default: some (100,000 lines take more than 5 ms)', async () => {
+      const eager = await readCountingTurns({ sliceMs: 0 });
+      expect(eager).toMatchObject({ count: LINES, inOrder: true });
+      expect(eager.turns).toBeGreaterThanOrEqual(LINES / 16 - 1);
+      expect(await readCountingTurns({ sliceMs: Infinity })).toEqual({ count: LINES, inOrder: true, turns: 0 });
+      const byDefault = await readCountingTurns({});
+      expect(byDefault).toMatchObject({ count: LINES, inOrder: true });
+      expect(byDefault.turns).toBeGreaterThan(0);
+    });
+
+    it('malformed and too long lines past the first batches keep their turn', async () => {
+      const lines = Array.from({ length: 1000 }, (_, index) =>
+        index === 600 ? '{oops' : index === 900 ? `"${'x'.repeat(50)}"` : `{"n":${index}}`,
+      );
+      const malformed: string[] = [];
+      const values: unknown[] = [];
+      let error: unknown;
+      try {
+        for await (const value of readNdjson(bodyOf([bytesOf(`${lines.join('\n')}\n`)]).body, {
+          maxLineBytes: 40,
+          sliceMs: 0,
+          onMalformedLine: (line) => malformed.push(`${line} after ${values.length}`),
+        }))
+          values.push(value);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(malformed).toEqual(['{oops after 600']);
+      expect(values).toHaveLength(899);
+      expect(values.at(-1)).toEqual({ n: 899 });
+      expect(ServiceStreamError.isInstance(error) && error.code === 'line_too_long').toBe(true);
+    });
+
+    it('refuses a sliceMs that is not a number of milliseconds', async () => {
+      for (const sliceMs of [-1, Number.NaN]) {
+        await expect(readNdjson(bodyOf([]).body, { sliceMs }).next()).rejects.toSatisfy(
+          ServiceConfigError.isInstance.bind(ServiceConfigError),
+        );
+      }
+    });
+  });
+
   describe('maxLineBytes (default 16 MiB)', () => {
     /** Reads until the generator throws; returns the values before it, the error and the pulls. */
     async function readUntilError(test: TestBody, maxLineBytes?: number) {

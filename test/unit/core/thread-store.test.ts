@@ -457,6 +457,20 @@ describe('createThreadStore', () => {
       expect(onInvalidLine).toHaveBeenCalledWith(line, expect.stringContaining('__progress__'));
     });
 
+    it('a tool call is kept whatever its id, the reserved-looking __proto__ included', () => {
+      const onInvalidLine = vi.fn();
+      const store = createThreadStore({ onInvalidLine });
+      for (const id of ['__proto__', '__defineGetter__', 'constructor']) {
+        store.apply({ id, role: 'assistant', toolCall: { name: id, input: '{}' }, isInProcess: true, sort: 1 });
+      }
+      expect(store.getSnapshot().messages.map((message) => message.id)).toEqual([
+        '__proto__',
+        '__defineGetter__',
+        'constructor',
+      ]);
+      expect(onInvalidLine).not.toHaveBeenCalled();
+    });
+
     it('2.8 __cutoff__ sets chatId and streaming (isStreaming true or false: the response is open)', () => {
       for (const isStreaming of [true, false]) {
         const store = createThreadStore();

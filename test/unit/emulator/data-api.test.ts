@@ -291,7 +291,8 @@ describe('behaviour 3 /v1/load', () => {
     [
       'afterDate',
       { member: 'orders.created_at', operator: 'afterDate', values: ['2025-06-30'] },
-      "created_at > '2025-06-30'",
+      // After the day: the day itself belongs to beforeOrOnDate.
+      "created_at >= '2025-07-01'",
     ],
     [
       'notStartsWith',

@@ -6,10 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_API_KEY, createManualClock, startEmulator, type RunningEmulator } from '../../../src/emulator';
-import { CONFIG_ELEMENT_ID, type EmbedPageConfig } from '../../../src/emulator/embed/config';
+import {
+  CLOCK_PATH,
+  CONFIG_ELEMENT_ID,
+  SET_SESSION_PATH,
+  type EmbedPageConfig,
+  type SetSessionAnswer,
+} from '../../../src/emulator/embed/config';
 import { PAGE_SCRIPT } from '../../../src/emulator/embed/page-script.generated';
 import { PAGE_CSS } from '../../../src/emulator/embed/styles';
-import { EMBED_SESSION_TTL_MS } from '../../../src/emulator/state';
+import { EMBED_SESSION_TTL_MS, EMBED_TOKEN_TTL_MS } from '../../../src/emulator/state';
 import { loadData } from './helpers';
 
 let emulator: RunningEmulator;
@@ -251,5 +257,94 @@ describe('embed pages: what the page gets', () => {
     expect(styles.headers.get('content-type')).toMatch(/^text\/css/);
     expect(await styles.text()).toBe(PAGE_CSS);
     expect((await fetch(`${emulator.url}/embed/_assets/page.js`)).headers.get('cache-control')).toBe('no-cache');
+  });
+});
+
+describe('embed pages: renewal in place (set-session) and the clock', () => {
+  /** What a page loaded with a fresh session posts to renew: its token and what it shows. */
+  async function loaded(path = '/embed/dashboard/sales-overview', body: Record<string, unknown> = {}) {
+    const page = await open(`${path}?session=${await mint(body)}`);
+    expect(page.status).toBe(200);
+    return page.config;
+  }
+  async function setSession(config: EmbedPageConfig, sessionId: string) {
+    const response = await fetch(`${emulator.url}${SET_SESSION_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        sessionId,
+        token: config.token,
+        surface: config.surface,
+        deploymentId: config.deploymentId,
+        ...(config.dashboard ? { publicId: config.dashboard.publicId } : {}),
+      }),
+    });
+    return { status: response.status, body: (await response.json()) as Partial<SetSessionAnswer> & { error?: string } };
+  }
+
+  it('the clock route tells the emulator clock, manual clock included', async () => {
+    const response = await fetch(`${emulator.url}${CLOCK_PATH}`);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({ now: clock.now() });
+  });
+
+  it('the page knows when its token lapses, by the emulator clock', async () => {
+    const before = clock.now();
+    const config = await loaded();
+    expect(config.tokenExpiresAt).toBe(before + EMBED_TOKEN_TTL_MS);
+  });
+
+  it('a session of the same viewer is exchanged: new tokens, single use, even after the old token lapsed', async () => {
+    const config = await loaded();
+    clock.advance(EMBED_TOKEN_TTL_MS + 1000);
+    const next = await mint();
+    const answer = await setSession(config, next);
+    expect(answer.status).toBe(200);
+    expect(answer.body.token).toMatch(/^ey/);
+    expect(answer.body.token).not.toBe(config.token);
+    expect(answer.body.tokenExpiresAt).toBe(clock.now() + EMBED_TOKEN_TTL_MS);
+    expect(answer.body.chatToken).toMatch(/^ey/);
+    // The new token reaches the data API; the session is spent.
+    expect((await loadData(emulator, answer.body.token!, { measures: ['orders.count'] })).data).toHaveLength(1);
+    const again = await setSession(config, next);
+    expect(again.status).toBe(403);
+    expect(again.body.error).toMatch(/already been used/);
+    expect((await open(`/embed/dashboard/sales-overview?session=${next}`)).status).toBe(401);
+  });
+
+  it('another viewer, another embed tenant, another deployment: refused, and the session is not spent', async () => {
+    const config = await loaded();
+    for (const body of [
+      { externalId: 'someone-else@partner.test' },
+      { embedTenantName: 'other-tenant' },
+      { deploymentId: 2 },
+    ]) {
+      const other = await mint(body);
+      const answer = await setSession(config, other);
+      expect(answer.status, JSON.stringify(body)).toBe(403);
+      expect(answer.body.error).toMatch(/another viewer|deployment/);
+      // Still good for a load of its own.
+      const path = body.deploymentId === 2 ? '/embed/d/2/chat' : '/embed/chat';
+      expect((await open(`${path}?session=${other}`)).status).toBe(200);
+    }
+  });
+
+  it('the 5-minute window and a forged page token are refused', async () => {
+    const config = await loaded();
+    const late = await mint();
+    clock.advance(EMBED_SESSION_TTL_MS);
+    // Past its window the session is refused (as expired, or as unknown once swept).
+    expect((await setSession(config, late)).body.error).toMatch(/expired|not valid/);
+    const forged = await setSession({ ...config, token: `${config.token.slice(0, -4)}AAAA` }, await mint());
+    expect(forged.status).toBe(403);
+  });
+
+  it('a malformed request is a 400', async () => {
+    const response = await fetch(`${emulator.url}${SET_SESSION_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId: 1 }),
+    });
+    expect(response.status).toBe(400);
   });
 });

@@ -112,18 +112,26 @@ describe('5 authentication of the management API', () => {
   });
 
   it("4.6 deployments list: { items } of the key's deployments, limited by first", async () => {
+    const deployment = (id: number, name: string) => ({
+      id,
+      name,
+      cloudProvider: 'aws',
+      creationMethod: 'git',
+      deployMode: 'git',
+      regionId: 'aws-us-east-1',
+      repository: null,
+      createdAt: '2026-03-01T12:00:00.000Z',
+      updatedAt: '2026-03-01T12:00:00.000Z',
+    });
     const all = await call('/api/v1/deployments/');
     expect(all.status).toBe(200);
     expect(all.body).toEqual({
-      items: [
-        { id: 1, name: 'Acme Commerce' },
-        { id: 2, name: 'Acme Commerce (staging)' },
-      ],
+      items: [deployment(1, 'Acme Commerce'), deployment(2, 'Acme Commerce (staging)')],
     });
     expect((await call('/api/v1/deployments/', { authorization: scoped })).body).toEqual({
-      items: [{ id: 1, name: 'Acme Commerce' }],
+      items: [deployment(1, 'Acme Commerce')],
     });
-    expect((await call('/api/v1/deployments?first=1')).body).toEqual({ items: [{ id: 1, name: 'Acme Commerce' }] });
+    expect((await call('/api/v1/deployments?first=1')).body).toEqual({ items: [deployment(1, 'Acme Commerce')] });
     expect((await call('/api/v1/deployments/', { authorization: personal })).status).toBe(200);
     expect((await call('/api/v1/deployments/?first=0')).status).toBe(400);
   });
@@ -505,6 +513,9 @@ describe('4.6 / behaviour 4 cursor-paginated lists', () => {
       updatedAt: '2025-01-06T09:00:00.000Z',
       lastViewedAt: null,
       type: 'REPORT',
+      externalWorkbookId: null,
+      resultLocation: null,
+      endResultCell: null,
     });
     expect((await call('/api/v1/deployments/1/reports?sortBy=size')).status).toBe(400);
     expect((await call('/api/v1/deployments/1/reports?folderId=x')).status).toBe(400);
@@ -812,5 +823,131 @@ describe('4.6 signed embedding of a dashboard and workbook embed access', () => 
     expect((await call('/api/v1/deployments/2/workbooks/105/embed-access', { authorization: scoped })).status).toBe(
       403,
     );
+  });
+});
+
+describe('5: every endpoint of 4.6 and SCIM checks the credential first, as the existing endpoints', () => {
+  /** [method, path with deployment `{d}`, admin key only]; SCIM takes `Api-Key` too. */
+  const ENDPOINTS: [string, string, boolean][] = [
+    ['GET', '/api/v1/deployments/{d}/build-status', false],
+    ['GET', '/api/v1/deployments/{d}/logs', false],
+    ['GET', '/api/v1/deployments/{d}/pods', false],
+    ['GET', '/api/v1/deployments/{d}/env-vars', true],
+    ['PUT', '/api/v1/deployments/{d}/env-vars', true],
+    ['POST', '/api/v1/deployments/{d}/creation-step/advance', true],
+    ['POST', '/api/v1/deployments/{d}/creation-step/reset', true],
+    ['GET', '/api/v1/deployments/{d}/environments', false],
+    ['PUT', '/api/v1/deployments/{d}', true],
+    ['DELETE', '/api/v1/deployments/{d}', true],
+    ['POST', '/api/v1/deployments/{d}/transform-sync', true],
+    ['GET', '/build/api/v1/deployments/{d}/data-model/files', false],
+    ['PUT', '/build/api/v1/deployments/{d}/data-model/files', false],
+    ['DELETE', '/build/api/v1/deployments/{d}/data-model/files', false],
+    ['POST', '/build/api/v1/deployments/{d}/data-model/files/rename', false],
+    ['POST', '/build/api/v1/deployments/{d}/data-model/upload/start', false],
+    ['POST', '/build/api/v1/deployments/{d}/data-model/upload/file', false],
+    ['POST', '/build/api/v1/deployments/{d}/data-model/upload/finish', false],
+    ['GET', '/build/api/v1/deployments/{d}/data-model/file-hashes', false],
+    ['POST', '/build/api/v1/deployments/{d}/dev-mode', false],
+    ['DELETE', '/build/api/v1/deployments/{d}/dev-mode', false],
+    ['GET', '/build/api/v1/deployments/{d}/branches', false],
+    ['POST', '/build/api/v1/deployments/{d}/branches', false],
+    ['POST', '/build/api/v1/deployments/{d}/commit', false],
+    ['POST', '/build/api/v1/deployments/{d}/pull', false],
+    ['POST', '/build/api/v1/deployments/{d}/merge', false],
+    ['POST', '/build/api/v1/deployments/{d}/merge-to-default', false],
+    ['POST', '/build/api/v1/deployments/{d}/repohost/connect', true],
+    ['PUT', '/api/v1/deployments/{d}/reports/by-public-id/walk', false],
+    ['PUT', '/api/v1/deployments/{d}/reports/301/connect-workbook', false],
+    ['POST', '/api/v1/deployments/{d}/workbooks/101/duplicate', false],
+    ['POST', '/api/v1/deployments/{d}/workbooks/101/dashboard/ai-widget-thread', false],
+    ['GET', '/api/v1/deployments/{d}/notifications', false],
+    ['POST', '/api/v1/deployments/{d}/notifications', false],
+    ['PUT', '/api/v1/deployments/{d}/notifications/401', false],
+    ['POST', '/api/v1/deployments/{d}/workspace/bulk-delete', false],
+    ['POST', '/api/v1/deployments/{d}/workspace/bulk-move', false],
+    ['POST', '/build/api/v1/deployments/', true],
+    ['GET', '/api/v1/regions/', false],
+    ['GET', '/api/v1/repohost/status', false],
+    ['GET', '/api/v1/repohost/installations', false],
+    ['GET', '/api/v1/repohost/installations/501/repositories', false],
+    ['GET', '/api/v1/repohost/repositories/acme/analytics-model/branches', false],
+    ['GET', '/api/v1/users/', true],
+    ['POST', '/api/v1/users/', true],
+    ['PUT', '/api/v1/users/3', true],
+    ['DELETE', '/api/v1/users/3', true],
+    ['POST', '/api/v1/users/bulk', true],
+    ['GET', '/api/v1/user-attributes/', true],
+    ['POST', '/api/v1/user-attributes/', true],
+    ['GET', '/api/v1/user-attributes/1', true],
+    ['PUT', '/api/v1/user-attributes/1', true],
+    ['GET', '/api/v1/user-attribute-values/2', true],
+    ['POST', '/api/v1/user-attribute-values/', true],
+    ['GET', '/api/v1/tenant/settings', true],
+    ['PUT', '/api/v1/tenant/settings', true],
+    ['GET', '/api/v1/app-config', false],
+    ['GET', '/api/v1/oauth-integrations/', true],
+    ['POST', '/api/v1/oauth-integrations/', true],
+    ['GET', '/api/v1/oauth-integrations/1', true],
+    ['PUT', '/api/v1/oauth-integrations/1', true],
+    ['DELETE', '/api/v1/oauth-integrations/1', true],
+    ['GET', '/api/v1/user-oauth-tokens/', false],
+    ['DELETE', '/api/v1/user-oauth-tokens/1', false],
+    ['POST', '/api/v1/user-oauth-tokens/1/initiate', false],
+    ['GET', '/api/v1/oidc-token-configs/', true],
+    ['POST', '/api/v1/oidc-token-configs/', true],
+    ['GET', '/api/v1/oidc-token-configs/1', true],
+    ['PUT', '/api/v1/oidc-token-configs/1', true],
+    ['DELETE', '/api/v1/oidc-token-configs/1', true],
+    ['POST', '/api/v1/embed/dashboard/sales-overview/python-run', true],
+    ['GET', '/api/scim/v2/Users', true],
+    ['POST', '/api/scim/v2/Users', true],
+    ['GET', '/api/scim/v2/Users/1', true],
+    ['PUT', '/api/scim/v2/Users/1', true],
+    ['PATCH', '/api/scim/v2/Users/1', true],
+    ['DELETE', '/api/scim/v2/Users/1', true],
+    ['GET', '/api/scim/v2/Groups', true],
+    ['POST', '/api/scim/v2/Groups', true],
+    ['GET', '/api/scim/v2/Groups/1', true],
+    ['PUT', '/api/scim/v2/Groups/1', true],
+    ['PATCH', '/api/scim/v2/Groups/1', true],
+    ['DELETE', '/api/scim/v2/Groups/1', true],
+  ];
+  const at = (path: string, deploymentId: number) => path.replace('{d}', String(deploymentId));
+  /** A broken body where a method may carry one: the credential must be refused before it is read. */
+  const raw = (method: string) => (method === 'GET' ? undefined : '{"not json');
+
+  it('5 rule 3: no credential, another scheme or an unknown key is 401 {"error"}, before any body is read', async () => {
+    for (const [method, path] of ENDPOINTS) {
+      const scim = path.startsWith('/api/scim/');
+      for (const authorization of [
+        null,
+        scim ? `Basic ${ADMIN_API_KEY}` : `Api-Key ${ADMIN_API_KEY}`,
+        'Bearer svc_nope',
+      ]) {
+        const answer = await call(at(path, 1), { method, raw: raw(method), authorization });
+        expect([method, path, String(authorization), answer.status], JSON.stringify(answer.body)).toEqual([
+          method,
+          path,
+          String(authorization),
+          401,
+        ]);
+        expect(answer.body).toEqual({ error: expect.any(String) });
+      }
+    }
+  });
+
+  it('5 rule 2: a key scoped to deployment 1 is 403 on deployment 2, before anything else is looked at', async () => {
+    for (const [method, path] of ENDPOINTS.filter(([, template]) => template.includes('{d}'))) {
+      const answer = await call(at(path, 2), { method, raw: raw(method), authorization: scoped });
+      expect([method, path, answer.status]).toEqual([method, path, 403]);
+    }
+  });
+
+  it('a personal key is 403 on the endpoints that need an admin key', async () => {
+    for (const [method, path] of ENDPOINTS.filter(([, , admin]) => admin)) {
+      const answer = await call(at(path, 1), { method, raw: raw(method), authorization: personal });
+      expect([method, path, answer.status]).toEqual([method, path, 403]);
+    }
   });
 });

@@ -49,19 +49,24 @@ describe('SqlToolView', () => {
     const { container } = render(<SqlToolView call={sqlToolCall('revenueByMonth')} defaultView="table" />);
     const table = part(container, 'result-table');
     const headers = within(table).getAllByRole('columnheader');
-    expect(headers.map((header) => [header.textContent, header.dataset.kind])).toEqual([
-      ['month', 'temporal'],
-      ['revenue', 'number'],
-      ['orders', 'number'],
+    // Headers read as titles; the raw name and type stay in the tooltip.
+    expect(headers.map((header) => [header.textContent, header.dataset.kind, header.title])).toEqual([
+      ['Month', 'temporal', 'month (Timestamp)'],
+      ['Revenue', 'number', 'revenue (Double)'],
+      ['Orders', 'number', 'orders (Int64)'],
     ]);
     const rows = within(table).getAllByRole('row').slice(1);
     const result = JSON.parse(sqlWire('revenueByMonth').result!) as { data: string[][]; totalRows: number };
     expect(rows).toHaveLength(result.data.length);
     const first = within(rows[0]!).getAllByRole('cell');
-    // Timestamps shortened to the date at midnight; numbers formatted, every digit kept.
-    expect(first[0]!.textContent).toBe(result.data[0]![0]!.slice(0, 10));
+    // A column of first days of months reads as months, in the locale (no ISO dates); revenue is
+    // currency (the chart formats it with `$`), two decimals on every row; counts have none.
+    expect(first[0]!.textContent).toBe('Jan 2025');
     expect(first[1]!.dataset.kind).toBe('number');
     expect(first[1]!.textContent!.replace(/[^\d.]/g, '')).toBe(String(Number(result.data[0]![1])));
+    expect(first[1]!.textContent).toMatch(/^\$[\d,]+\.\d\d$/);
+    for (const row of rows) expect(within(row).getAllByRole('cell')[1]!.textContent).toMatch(/^\$[\d,]+\.\d\d$/);
+    expect(first[2]!.textContent).toBe(Number(result.data[0]![2]).toLocaleString('en-US'));
     expect(within(table).getByText(`${result.totalRows} rows`)).toBeTruthy();
     expect(screen.queryByRole('status')).toBeNull();
   });
@@ -90,7 +95,7 @@ describe('SqlToolView', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
-    ).toEqual(['region', 'revenue', 'extra']);
+    ).toEqual(['Region', 'Revenue', 'Extra']);
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(screen.queryByRole('group', { name: 'Show the result as' })).toBeNull();
   });
@@ -379,4 +384,42 @@ describe('Load all, against the emulator', () => {
       timeout: 15_000,
     });
   }, 30_000);
+});
+
+describe('ResultTable counts', () => {
+  it('says "1 row" and "2 rows" by the locale plural rules', () => {
+    const { rerender } = render(
+      <ResultTable table={{ columns: [{ name: 'n', type: 'Int64' }], rows: [['1']], totalRows: 1 }} locale="en-US" />,
+    );
+    expect(screen.getByText('1 row')).toBeTruthy();
+    rerender(
+      <ResultTable
+        table={{ columns: [{ name: 'n', type: 'Int64' }], rows: [['1'], ['2']], totalRows: 2 }}
+        locale="en-US"
+      />,
+    );
+    expect(screen.getByText('2 rows')).toBeTruthy();
+  });
+});
+
+describe('the SQL block', () => {
+  it('highlights complete SQL with classes once opened, and leaves running SQL plain', async () => {
+    const { container, rerender } = render(<SqlToolView call={sqlToolCall('revenueByMonth', 'running')} />);
+    const details = part(container, 'sql') as HTMLDetailsElement;
+    details.open = true;
+    fireEvent(details, new Event('toggle'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Running: the SQL may still be written, it stays plain text.
+    expect(details.querySelector('code')!.dataset.state).toBe('plain');
+    rerender(<SqlToolView call={sqlToolCall('revenueByMonth')} />);
+    const code = part(container, 'sql').querySelector('code')!;
+    await waitFor(() => expect(code.dataset.state).toBe('highlighted'));
+    expect([...code.querySelectorAll('.service-sql-keyword')].map((span) => span.textContent)).toEqual(
+      expect.arrayContaining(['SELECT', 'AS', 'FROM']),
+    );
+    expect(code.querySelector('.service-sql-function')?.textContent).toBe('DATE_TRUNC');
+    // The text is the SQL, unchanged; no element carries a style attribute.
+    expect(code.textContent).toBe(JSON.parse(sqlWire('revenueByMonth').input!).sqlQuery);
+    expect(code.querySelector('[style]')).toBeNull();
+  });
 });

@@ -125,6 +125,26 @@ describe('prepareSpec', () => {
     });
   });
 
+  it("a brand's font and colour (--service-chart-font, --service-chart-accent) go over the agent's default style", () => {
+    const input = JSON.parse(sqlWire('ordersByStatus').input!) as { vegaSpec: string };
+    const brand: ChartTheme = { ...LIGHT, brandFont: 'Georgia, serif', accent: '#7c3aed' };
+    const branded = prepareSpec(parsed(input.vegaSpec), records, { description: 'd', theme: brand });
+    expect(branded.config).toMatchObject({
+      font: 'Georgia, serif',
+      axis: { labelFont: 'Georgia, serif', titleFont: 'Georgia, serif', labelColor: DEFAULT_CHART_STYLE.labelColor },
+      legend: { labelFont: 'Georgia, serif' },
+      title: { font: 'Georgia, serif' },
+      mark: { color: '#7c3aed' },
+      range: { category: ['#7c3aed', ...DEFAULT_CHART_STYLE.palette.slice(1)] },
+    });
+    // Only what is set: a colour alone leaves the fonts alone.
+    const colourOnly = prepareSpec(parsed(input.vegaSpec), records, {
+      description: 'd',
+      theme: { ...LIGHT, brandFont: '', accent: '#7c3aed' },
+    });
+    expect(colourOnly.config).toMatchObject({ font: DEFAULT_CHART_STYLE.font, mark: { color: '#7c3aed' } });
+  });
+
   it('gives a base config with the official default style', () => {
     expect(baseConfig()).toMatchObject({
       font: DEFAULT_CHART_STYLE.font,

@@ -11,6 +11,7 @@
  */
 import { createAgentChat, type AgentChat } from '../../../core/agent-chat';
 import { createChatClient, type ChatClient } from '../../../core/chat-client';
+import { createSubscribable } from '../../../core/store';
 import type { ChatMessage } from '../../../core/thread-store';
 import { format } from '../strings';
 import type { PageContext } from './context';
@@ -49,13 +50,10 @@ export interface ChatModel {
 /** Creates the page's chat model; `getPage` is read at each question (locale, surface may change). */
 export function createChatModel(getPage: () => PageContext): ChatModel {
   const threads: Thread[] = [];
-  const listeners = new Set<() => void>();
+  const { subscribe, notify } = createSubscribable();
   let current: Thread | undefined;
   let busy = false;
   let client: ChatClient | undefined;
-  const notify = (): void => {
-    for (const listener of listeners) listener();
-  };
 
   const model: ChatModel = {
     get threads() {
@@ -68,10 +66,7 @@ export function createChatModel(getPage: () => PageContext): ChatModel {
       return busy;
     },
     chatIdOf: (thread) => thread.chat?.getSnapshot().chatId,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe,
     reset() {
       current = undefined;
       notify();
@@ -88,7 +83,13 @@ export function createChatModel(getPage: () => PageContext): ChatModel {
       const text = question.trim();
       if (!text || busy) return;
       const chat = page.config.chat;
-      if (chat) client ??= createChatClient({ url: chat.url, auth: { token: chat.token }, resubscribe: false });
+      if (chat)
+        client ??= createChatClient({
+          url: chat.url,
+          // Read on each request: `set-session` replaces the token in place.
+          auth: { token: () => chat.token },
+          resubscribe: false,
+        });
       let thread = current;
       if (!thread) {
         thread = { chat: client && createAgentChat({ client }), title: text };

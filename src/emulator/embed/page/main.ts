@@ -6,8 +6,11 @@
  * - load order (service-behaviour 2): `ready` once mounted (before any data), then `view`, then
  *   on dashboards `dashboard-loaded` when every widget has rendered;
  * - a page that could not authenticate shows its error and posts one fatal `error`, nothing else;
- * - every action of 6.3 (and `set-timezone`) has a visible effect; `set-session` and actions this
- *   version does not know are ignored;
+ * - every action of 6.3 (and `set-timezone`) has a visible effect; actions this version does not
+ *   know are ignored;
+ * - its session: `session-expiring` a few minutes before the token lapses by the emulator's clock
+ *   (read every second), `session-expired` once it has; `set-session` renews it in place (the
+ *   page's state stays) and is answered with `ready`, or refused with an error of context `session`;
  * - with `?__emulatorEcho=1`, a debug event with the page's state follows every change
  *   (`ECHO_PARAMETER` in `config.ts`).
  *
@@ -16,11 +19,18 @@
 import { createDataClient } from '../../../core/data-client';
 import { ServiceAuthError } from '../../../core/errors';
 import { isTimeZone, resolveLocale, type EmbedAction, type SupportedLocale } from '../../../core/protocol/embed';
+import { createSubscribable, type Subscribable } from '../../../core/store';
 import {
+  CLOCK_PATH,
+  CLOCK_POLL_MS,
   CONFIG_ELEMENT_ID,
   ECHO_PARAMETER,
   SESSION_EXPIRED_EVENT_TYPE,
+  SESSION_EXPIRING_LEAD_MS,
+  SET_SESSION_PATH,
   STATE_EVENT_TYPE,
+  type SetSessionAnswer,
+  type SetSessionRequest,
   type EmbedPageConfig,
   type EmbedPageState,
   type EmbedPageWidgetState,
@@ -197,19 +207,46 @@ function start(): void {
     return;
   }
 
-  // The token lapsed (its timer ran out, or the data API refused it): say so once, with `{}`.
+  // The token lapsed (the emulator's clock passed it, or the data API refused it): say so once
+  // per token, with `{}`. A few minutes before, say it is expiring, with when.
   let expired = false;
+  let expiring = false;
+  let expiresAt = config.tokenExpiresAt;
   const lapse = (): void => {
     if (expired) return;
     expired = true;
     messenger.postUnknown(SESSION_EXPIRED_EVENT_TYPE, {});
   };
-  if (config.tokenExpiresInMs !== undefined) setTimeout(lapse, Math.min(config.tokenExpiresInMs, 2 ** 31 - 1));
+  const readClock = (): void => {
+    if (expiresAt === undefined || expired) return;
+    fetch(CLOCK_PATH, { cache: 'no-store' })
+      .then((response) => response.json() as Promise<{ now: number }>)
+      .then(({ now }) => {
+        if (expiresAt === undefined) return;
+        if (now >= expiresAt) lapse();
+        else if (!expiring && now >= expiresAt - SESSION_EXPIRING_LEAD_MS) {
+          expiring = true;
+          // In the browser's time, which the host compares it with: a manual clock is the
+          // emulator's alone.
+          const left = expiresAt - now;
+          messenger.post({
+            surface: config.surface,
+            type: 'service:event:session-expiring',
+            payload: { expiresAt: Date.now() + left },
+          });
+        }
+      })
+      // The emulator is gone (a test ended): nothing to tell.
+      .catch(() => undefined);
+  };
+  setInterval(readClock, CLOCK_POLL_MS);
 
   const filters = readFilterParameters(params).set;
   const timeGrains = readTimeGrainParameters(params);
-  const data = createDataClient({ url: config.dataUrl, token: config.token });
-  const cache = new Map<string, { key: string; generation: number; state: QueryState; listeners: Set<() => void> }>();
+  // Read on each query: `set-session` replaces the token in place.
+  const data = createDataClient({ url: config.dataUrl, token: () => config.token });
+  // Each query entry tells the widgets waiting on it, once, when it settles.
+  const cache = new Map<string, { key: string; generation: number; state: QueryState; settled: Subscribable }>();
   let generation = 0;
   let pending = 0;
   let queryRuns = 0;
@@ -280,7 +317,7 @@ function start(): void {
           key,
           generation,
           state: { status: 'loading', key } as QueryState,
-          listeners: new Set<() => void>(),
+          settled: createSubscribable(),
         };
         cache.set(widgetId, current);
         entry = current;
@@ -313,12 +350,11 @@ function start(): void {
           )
           .finally(() => {
             pending -= 1;
-            for (const listener of current.listeners) listener();
-            current.listeners.clear();
+            current.settled.notify();
             if (pending === 0) settled();
           });
       }
-      if (entry.state.status === 'loading') entry.listeners.add(onSettled);
+      if (entry.state.status === 'loading') entry.settled.subscribe(onSettled);
       return entry.state;
     },
     navigate(path) {
@@ -359,6 +395,20 @@ function start(): void {
     );
     document.title = view.title;
     if (focusKey) root.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus();
+  }
+
+  function postReady(): void {
+    messenger.post({
+      surface: config.surface,
+      type: 'service:event:ready',
+      payload: {
+        embedTenant: config.embedTenant,
+        deploymentId: config.deploymentId,
+        mode: 'signed',
+        surface: config.surface,
+        ...(config.dashboard ? { publicId: config.dashboard.publicId } : {}),
+      },
+    });
   }
 
   function postView(current: View): void {
@@ -416,6 +466,47 @@ function start(): void {
     changed('chat');
   });
 
+  // `set-session`: exchange the new session on the server as a load would, swap the tokens in
+  // place, keep everything on screen, and say `ready` (once per session); or say why not, with an
+  // error of context `session`, and keep the old token. One at a time, in the order they came.
+  let renewing = Promise.resolve();
+  async function renew(sessionId: string): Promise<void> {
+    const body: SetSessionRequest = {
+      sessionId,
+      token: config.token,
+      surface: config.surface,
+      deploymentId: config.deploymentId ?? 0,
+      ...(config.dashboard ? { publicId: config.dashboard.publicId } : {}),
+    };
+    try {
+      const response = await fetch(SET_SESSION_PATH, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = (await response.json()) as SetSessionAnswer & { error?: string };
+      if (!response.ok) throw new Error(answer.error ?? `HTTP ${response.status}`);
+      config.token = answer.token;
+      if (config.chat && answer.chatToken) config.chat.token = answer.chatToken;
+      expiresAt = answer.tokenExpiresAt;
+      expired = expiring = false;
+      postReady();
+      changed('set-session');
+    } catch (error) {
+      messenger.post({
+        surface: config.surface,
+        type: 'service:event:error',
+        payload: {
+          message: error instanceof Error ? error.message : String(error),
+          name: 'EmbedSessionError',
+          context: 'session',
+          fatal: false,
+        },
+      });
+      changed('set-session:refused');
+    }
+  }
+
   function apply(action: EmbedAction): void {
     switch (action.type) {
       case 'service:action:set-color-scheme':
@@ -448,8 +539,11 @@ function start(): void {
       case 'service:action:refresh':
         page.refresh();
         break;
+      case 'service:action:set-session':
+        renewing = renewing.then(() => renew(action.payload.sessionId));
+        return;
       default:
-        // `set-session` (payload unpublished) and future actions: nothing to do in the emulator.
+        // Actions of a newer protocol: nothing to do in the emulator.
         return;
     }
     changed(action.type);
@@ -480,17 +574,7 @@ function start(): void {
   first.enter?.();
   messenger.onAction(apply);
   render();
-  messenger.post({
-    surface: config.surface,
-    type: 'service:event:ready',
-    payload: {
-      embedTenant: config.embedTenant,
-      deploymentId: config.deploymentId,
-      mode: 'signed',
-      surface: config.surface,
-      ...(config.dashboard ? { publicId: config.dashboard.publicId } : {}),
-    },
-  });
+  postReady();
   postView(first);
   changed('mount');
 
