@@ -30,7 +30,9 @@ async function open(count: number) {
   const chatId = `00000000-0000-4000-8000-${String(count).padStart(12, '0')}`;
   const thread = createReplayFetch({ transcript: longThreadTranscript(count, chatId), chunking: 'whole' });
   // A question asked in the thread streams the recorded answer in small chunks.
-  const answer = createReplayFetch({ transcript: revenueTranscript, chunking: 64 });
+  // Its lines sort after the thread's, as the service numbers a thread's lines, so that the answer
+  // streams into the newest messages, the ones in the page.
+  const answer = createReplayFetch({ transcript: after(revenueTranscript, count + 1), chunking: 64 });
   const fake = {
     fetch: ((input, init) =>
       (String(init?.body).includes('"input"') ? answer.fetch : thread.fetch)(input, init)) as typeof fetch,
@@ -44,11 +46,33 @@ async function open(count: number) {
       </Profiler>,
     ),
   );
+  // The read ends `ready`: the reader hands a long body over in slices (it yields every few
+  // milliseconds), so the list shows the latest 50 of a part of the thread before that.
   await vi.waitFor(
-    () => expect(container.querySelectorAll('[data-part="message"]')).toHaveLength(Math.min(count, 50)),
+    () => {
+      expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready');
+      expect(container.querySelectorAll('[data-part="message"]')).toHaveLength(Math.min(count, 50));
+    },
     { timeout: 20_000 },
   );
   return { container, durations, openMs: performance.now() - started };
+}
+
+const QUESTION = 'Show revenue by month in 2025';
+/** The end of the recorded answer's text. */
+const ANSWER_END = 'the table has every month.';
+
+/** `transcript` with every line's `sort` moved on by `offset`. */
+function after(transcript: string, offset: number): string {
+  return transcript
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const parsed = JSON.parse(line) as { sort?: number };
+      return JSON.stringify(parsed.sort === undefined ? parsed : { ...parsed, sort: parsed.sort + offset });
+    })
+    .join('\n')
+    .concat('\n');
 }
 
 /** Median React commit time (ms) while the recorded answer streams into a thread of `count` messages. */
@@ -59,13 +83,18 @@ async function streamingCommitMs(count: number): Promise<number> {
   const form = container.querySelector('form')!;
   flushSync(() => {
     const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
-    setter.call(textbox, 'Show revenue by month in 2025');
+    setter.call(textbox, QUESTION);
     textbox.dispatchEvent(new Event('input', { bubbles: true }));
   });
   durations.length = 0;
   form.requestSubmit();
+  // Ready again with the whole answer last, not still ready before the question went out (the
+  // chat tells React at most once a frame).
   await vi.waitFor(
-    () => expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready'),
+    () => {
+      expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('ready');
+      expect([...container.querySelectorAll('[data-part="message"]')].at(-1)?.textContent).toContain(ANSWER_END);
+    },
     { timeout: 20_000 },
   );
   const sorted = [...durations].sort((a, b) => a - b);
@@ -76,7 +105,9 @@ describe('a long thread', () => {
   it('1,000 messages open at the newest; earlier ones come on demand without moving what the user reads', async () => {
     const { container, openMs } = await open(1000);
     const log = container.querySelector<HTMLElement>('[role="log"]')!;
-    await vi.waitFor(() => expect(log.scrollTop + log.clientHeight).toBeGreaterThanOrEqual(log.scrollHeight - 30));
+    await vi.waitFor(() => expect(log.scrollTop + log.clientHeight).toBeGreaterThanOrEqual(log.scrollHeight - 30), {
+      timeout: 10_000,
+    });
     const first = container.querySelector<HTMLElement>('[data-part="message"]')!;
     expect(getComputedStyle(first).contentVisibility).toBe('auto');
     expect(first.textContent).toMatch(/Question 476:/);
