@@ -45,7 +45,8 @@ export function parseExtending(previous: Parsed | undefined, source: string): Md
     if (code) return code;
   }
   if (previous && source.length > previous.source.length && startsWith(source, previous.source)) {
-    const tree = appendWords(previous, source.slice(previous.source.length));
+    const added = source.slice(previous.source.length);
+    const tree = appendBlank(previous, source, added) ?? appendWords(previous, added);
     if (tree) return tree;
   }
   const inside = previous && appendInside(previous, source);
@@ -55,6 +56,7 @@ export function parseExtending(previous: Parsed | undefined, source: string): Md
       (reparseLastItem(previous, source) ??
         reparseLastRows(previous, source) ??
         reparseAfterClosed(previous, source))) ??
+    plainParagraph(source) ??
     parseMarkdown(source)
   );
 }
@@ -299,6 +301,58 @@ function withRestParsed(
     };
   }
   return { ...tree, children, ...(tree.position ? { position: { start: tree.position.start, end } } : {}) };
+}
+
+/** Spaces and line ends, at least one line end. */
+const BLANK_LINES = /^[ \t]*\n[ \t\n]*$/;
+/** Blocks that blank lines after them end, and that nothing in them reads those lines into. */
+const ENDED_BY_BLANK = new Set(['paragraph', 'heading', 'thematicBreak', 'table']);
+
+/**
+ * `previous.tree` as it is when `added` is blank lines after a paragraph, heading, break or
+ * table: they end it and add nothing (a paragraph drops the spaces at its end, a table ends at a
+ * blank line). A block settles with the blank lines after it, so the settled block then shares
+ * the open block's nodes, and nothing of it renders again. Not after a list or a quote, which a
+ * fence in them may run on into, nor after code, whose last line end they would become.
+ */
+function appendBlank(previous: Parsed, source: string, added: string): MdastRoot | undefined {
+  const { tree } = previous;
+  const last = tree.children.at(-1);
+  const lastEnd = last?.position?.end;
+  if (!BLANK_LINES.test(added) || !last || !ENDED_BY_BLANK.has(last.type) || lastEnd?.offset === undefined)
+    return undefined;
+  const after = source.slice(lastEnd.offset);
+  let lines = 0;
+  for (let index = after.indexOf('\n'); index !== -1; index = after.indexOf('\n', index + 1)) lines++;
+  const end = { line: lastEnd.line + lines, column: source.length - source.lastIndexOf('\n'), offset: source.length };
+  return { ...tree, position: { start: tree.position?.start ?? { line: 1, column: 1, offset: 0 }, end } };
+}
+
+/** A line of words starting with a letter, which no text after it on the line can make more than a paragraph yet. */
+const PLAIN_LINE = /^[A-Za-z][A-Za-z0-9 .,]*$/;
+const WWW = /www\./i;
+
+/**
+ * The tree of `source` when it is one line of words that starts with a letter and has no `www.`
+ * (an autolink literal): a paragraph of one text, without the parser (whose set-up alone costs
+ * more than the rest of such a delta). A new paragraph's first delta is often just that.
+ */
+function plainParagraph(source: string): MdastRoot | undefined {
+  if (!PLAIN_LINE.test(source) || WWW.test(source)) return undefined;
+  const value = source.replace(TRAILING_SPACE, '');
+  const point = (offset: number): Point => ({ line: 1, column: offset + 1, offset });
+  const position = { start: point(0), end: point(source.length) };
+  return {
+    type: 'root',
+    children: [
+      {
+        type: 'paragraph',
+        children: [{ type: 'text', value, position: { start: point(0), end: point(value.length) } }],
+        position,
+      },
+    ],
+    position,
+  };
 }
 
 /** Letters, digits, spaces, `.` and `,`: characters that start, end or continue almost no syntax. */

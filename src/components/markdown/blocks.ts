@@ -263,15 +263,43 @@ function settle(source: string, previous?: SettleState): { blocks: Omit<SettledB
   // A node settles only after a blank line or after a heading, break or code (see below): a
   // run of lines that can hold none of those settles nothing, so it is not parsed to find out.
   if (!state.blank && !state.mayClose) return { blocks: [], state };
+  // A run of such lines (a paragraph, a list or table without indented lines) that a blank line
+  // ends, and a line starting with a letter follows: all of it settles (the rule for a line
+  // starting with a letter, below), which is what a parse would find. Not when it may hold an
+  // HTML block (which a blank line does not always end) or a definition (which the block's
+  // `definitions` would need its tree for).
+  if (previous && !previous.blank && !previous.mayClose) {
+    const blank = source.slice(from).search(BLANK_LINE);
+    const run = source.slice(0, from + blank + 1);
+    const fresh = FRESH_LINE.exec(source.slice(from + blank));
+    if (
+      blank !== -1 &&
+      fresh &&
+      !MAY_CLOSE_AT_LINE_END.test(source.slice(from, from + blank)) &&
+      !HTML_START.test(run) &&
+      !run.includes(']:')
+    ) {
+      const end = from + blank + fresh[0].length;
+      return {
+        blocks: [{ start: 0, source: source.slice(0, end), definitions: '', footnotes: NO_LABELS }],
+        state,
+      };
+    }
+  }
   // Nor does a fence that nothing closes yet: it runs to the end, whatever the lines hold.
   state.openFence =
     previous?.openFence && previous.source.includes('\n')
       ? fenceRunsOn(previous.openFence, added)
       : openFenceRunsToEnd(source);
   if (state.openFence) {
-    // Its tree is kept up to date while it streams (new lines extend it without a parse), so
-    // that the line closing the fence costs what follows it, not a parse of the whole block.
-    if (previous) state.parsed = { source, tree: parseExtending(previous.parsed, source) };
+    // An unindented fence's tree is kept up to date while it streams (new lines extend it
+    // without a parse), so that the line closing it costs what follows it, not a parse of the
+    // whole block. The first time, the tree of its opening line is extended to the rest.
+    if (previous && (source[0] === '`' || source[0] === '~')) {
+      const opening = source.slice(0, source.indexOf('\n') + 1);
+      const base = previous.parsed ?? (opening === '' ? undefined : { source: opening, tree: parseMarkdown(opening) });
+      state.parsed = { source, tree: parseExtending(base, source) };
+    }
     return { blocks: [], state };
   }
   const parsed = { source, tree: parseExtending(previous?.parsed, source) };
@@ -332,6 +360,10 @@ function settle(source: string, previous?: SettleState): { blocks: Omit<SettledB
 }
 
 const LETTER = /\p{L}/u;
+/** Blank lines, then a line that starts with a letter in the first column (the match ends before it). */
+const FRESH_LINE = /^\n(?:[ \t]*\n)+(?=\p{L})/u;
+/** A line that starts with `<`: an HTML block, maybe. */
+const HTML_START = /(?:^|\n)</;
 const CLOSED_AT_LINE_END = new Set(['heading', 'thematicBreak', 'code']);
 /** A fenced code block's opening line (any other code node is indented code). */
 const FENCE_START = /^ {0,3}(?:`{3,}|~{3,})/;

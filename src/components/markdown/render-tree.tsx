@@ -1,5 +1,15 @@
 import type { Element, Nodes as HastNodes } from 'hast';
-import type { Code, List, ListItem, Nodes as MdastNodes, Root as MdastRoot, Table, TableRow } from 'mdast';
+import type {
+  Code,
+  Heading,
+  List,
+  ListItem,
+  Nodes as MdastNodes,
+  Paragraph,
+  Root as MdastRoot,
+  Table,
+  TableRow,
+} from 'mdast';
 import { toHast } from 'mdast-util-to-hast';
 import { createElement, memo, type JSX, type ReactNode } from 'react';
 import { renderElement, type RenderOptions } from './render';
@@ -69,6 +79,12 @@ export function renderTree(tree: MdastRoot, options: RenderOptions, cache: Rende
     if (node.type === 'table' && !overrides(components, TABLE_TAGS)) return renderTable(node, key, options, cache);
     if (node.type === 'list' && !overrides(components, LIST_TAGS)) return renderList(node, key, options, cache);
     if (node.type === 'code' && !overrides(components, CODE_TAGS)) return renderCode(node, key, cache);
+    if (
+      (node.type === 'paragraph' || node.type === 'heading') &&
+      !overrides(components, [node.type === 'paragraph' ? 'p' : `h${node.depth}`]) &&
+      !node.children.some((child) => child.type === 'break')
+    )
+      return renderInline(node, key, options, cache);
     return cached(cache, node, key, undefined, () => renderAlone(node, key, options));
   });
 }
@@ -95,6 +111,23 @@ function renderAlone(node: MdastNodes, key: string, options: RenderOptions): Rea
   const elements = elementsOf(toHast({ type: 'root', children: [node] } as MdastRoot));
   if (elements.length === 1) return renderElement(elements[0]!, key, options);
   return elements.map((element, index) => renderElement(element, `${key}.${index}`, options));
+}
+
+/**
+ * A paragraph or heading, its text and inline elements one by one: while words are appended to
+ * its last text, the emphasis, code and links before it are the elements made before. to-hast
+ * converts each child on its own, but for trimming the start of what follows a hard break
+ * (paragraphs with one are rendered whole).
+ */
+function renderInline(node: Paragraph | Heading, key: string, options: RenderOptions, cache: RenderCache): ReactNode {
+  const children = node.children.map((child, index) =>
+    cached(cache, child, String(index), undefined, () => {
+      const converted = toHast(child);
+      if (converted.type === 'text') return converted.value;
+      return converted.type === 'element' ? renderElement(converted, String(index), options) : null;
+    }),
+  );
+  return createElement(node.type === 'paragraph' ? 'p' : `h${node.depth}`, { key }, children);
 }
 
 function elementsOf(node: HastNodes | undefined): Element[] {
