@@ -1,7 +1,8 @@
-// Lint rules: typescript-eslint's recommended set (syntactic, no type information, so it stays
-// fast; `tsc -p .` does the type checking), React's hook rules where React lives, the security
-// rules the library promises (no eval, no `new Function`, no `postMessage(..., '*')`), and the
-// import direction of the layers in DESIGN.md.
+// Lint rules: typescript-eslint's recommended set (syntactic; `tsc -p .` does the type checking)
+// plus two type-aware rules on the TypeScript sources (floating promises, exhaustive switches),
+// React's hook rules where React lives, the security rules the library promises (no eval, no
+// `new Function`, no `postMessage(..., '*')`), and the import direction of the layers in
+// docs/architecture.md.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -18,13 +19,13 @@ function restrict(...pairs) {
   return ['error', { patterns: pairs.map(([regex, message]) => ({ regex, message })) }];
 }
 
-const noReact = [REACT_PACKAGES, 'Layers (DESIGN.md): only src/react and src/components use React.'];
+const noReact = [REACT_PACKAGES, 'Layers (docs/architecture.md): only src/react and src/components use React.'];
 const noServerPackages = [
   SERVER_PACKAGES,
-  'Layers (DESIGN.md): server-only packages belong to src/server and src/emulator.',
+  'Layers (docs/architecture.md): server-only packages belong to src/server and src/emulator.',
 ];
 const noNode = [NODE_BUILTINS, 'This layer runs in browsers and workers too: no Node builtins.'];
-const noUp = (name, why) => [layer(name), `Layers (DESIGN.md): ${why}`];
+const noUp = (name, why) => [layer(name), `Layers (docs/architecture.md): ${why}`];
 
 /** Globals of the Node scripts and configs (JavaScript files get no type checker to know them). */
 const nodeGlobals = Object.fromEntries(
@@ -78,11 +79,25 @@ export default tseslint.config(
     languageOptions: { globals: nodeGlobals },
   },
   {
+    // Type-aware rules, through the TypeScript project service (the tsconfig nearest each file).
+    files: ['src/**/*.{ts,tsx}', 'test/**/*.{ts,tsx}', 'stories/**/*.{ts,tsx}'],
+    // The examples' tests belong to the examples' own projects (examples/*/tsconfig.json).
+    ignores: ['test/unit/examples/**'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A promise nobody awaits loses its rejection: await it, return it, or mark a deliberate
+      // fire-and-forget with `void` (and say why when it is not obvious).
+      '@typescript-eslint/no-floating-promises': 'error',
+      // A switch over a union handles every member, so a new member is a lint error where it matters.
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+    },
+  },
+  {
     files: ['src/react/**', 'src/components/**', 'stories/**', '.storybook/**', 'test/**/*.tsx'],
     ...reactHooks.configs.flat.recommended,
   },
 
-  // Layers: each may import only the layers above it (DESIGN.md, "Layers").
+  // Layers: each may import only the layers above it (docs/architecture.md, "Layers and entries").
   {
     files: ['src/core/protocol/**'],
     rules: {
@@ -130,7 +145,10 @@ export default tseslint.config(
     files: ['src/index.ts'],
     rules: {
       'no-restricted-imports': restrict(
-        ['^\\./(?:server|emulator|testing)(?:/|$)', 'Layers (DESIGN.md): the React entry never reaches server code.'],
+        [
+          '^\\./(?:server|emulator|testing)(?:/|$)',
+          'Layers (docs/architecture.md): the React entry never reaches server code.',
+        ],
         noServerPackages,
         noNode,
       ),

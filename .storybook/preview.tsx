@@ -1,22 +1,9 @@
 import type { Preview } from '@storybook/react-vite';
 import { extractComponentDescription } from 'storybook/internal/docs-tools';
 import '../src/styles.css';
+import { fetchDataToken } from '../src/core/data-token';
 import { ServiceProvider, fetchEmbedSession, type DataSettings } from '../src/react';
 import type { StoryServiceConfig } from './service-routes';
-
-/** A data API token for the story viewer, from the partner route; fetched once, again after 50 minutes. */
-let dataToken: { url: string; token: Promise<string>; at: number } | undefined;
-function storyDataToken(url: string): Promise<string> {
-  if (!dataToken || dataToken.url !== url || Date.now() - dataToken.at > 50 * 60_000) {
-    const token = fetch(url).then(async (response) => {
-      if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-      return ((await response.json()) as { token: string }).token;
-    });
-    token.catch(() => (dataToken = undefined));
-    dataToken = { url, token, at: Date.now() };
-  }
-  return dataToken.token;
-}
 
 /** The provider's data settings for a config: one object per config, so the provider's value stays stable. */
 const dataSettings = new WeakMap<StoryServiceConfig, DataSettings>();
@@ -24,8 +11,7 @@ function storyData(service: StoryServiceConfig | undefined): DataSettings | unde
   if (!service?.dataProxyUrl || !service.dataTokenUrl) return undefined;
   let data = dataSettings.get(service);
   if (!data) {
-    const tokenUrl = service.dataTokenUrl;
-    data = { url: service.dataProxyUrl, token: () => storyDataToken(tokenUrl) };
+    data = { url: service.dataProxyUrl, token: fetchDataToken(service.dataTokenUrl) };
     dataSettings.set(service, data);
   }
   return data;

@@ -3,9 +3,15 @@
  * the host routes built with `@service/react/server`. Bundled and loaded by service-routes.ts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CHAT_FAULT_HEADER, CHAT_PACE_HEADER, signDeploymentToken, startEmulator } from '../src/emulator';
-import { ADMIN_API_KEY, AGENT_1, DEPLOYMENT_1, WORLD, agentUrl, dataUrl } from '../src/emulator/world';
-import { createChatProxyHandler, createSessionHandler, toNodeHandler, type NodeHandler } from '../src/server';
+import { CHAT_FAULT_HEADER, CHAT_PACE_HEADER, startEmulator } from '../src/emulator';
+import { ADMIN_API_KEY, AGENT_1, DEPLOYMENT_1, agentUrl, dataUrl } from '../src/emulator/world';
+import {
+  createChatProxyHandler,
+  createDataTokenHandler,
+  createSessionHandler,
+  toNodeHandler,
+  type NodeHandler,
+} from '../src/server';
 
 /** The viewer every story is signed in as: an external user of the emulator's tenant. */
 export const STORY_VIEWER = 'storybook-viewer@acme.test';
@@ -18,7 +24,7 @@ export interface StoryServiceConfig {
   embedSessionUrl: string;
   /** The data API through the partner's proxy route (same origin as the page): `data.url` of the stories' provider. */
   dataProxyUrl: string;
-  /** `GET`: `{ token }`, a data API JWT for the story viewer, signed as a partner's server signs it. */
+  /** `GET`: `{ token, expiresAt }`, a data API JWT for the story viewer, from `createDataTokenHandler`. */
   dataTokenUrl: string;
 }
 
@@ -84,14 +90,12 @@ export async function startServiceBackend(serviceUrl: string | undefined): Promi
     // A partner's server signs the viewer's data API token with the deployment's API secret; the
     // emulator's secrets are part of its fixed world. The claims match the chat proxy's viewer, so
     // "load all" sees the rows the agent saw.
-    dataToken: toNodeHandler(async () => {
-      const token = await signDeploymentToken(WORLD, {
-        deploymentId: DEPLOYMENT_1.id,
-        claims: { externalId: STORY_VIEWER },
-        expiresInSeconds: 3600,
-      });
-      return Response.json({ token }, { headers: { 'cache-control': 'no-store' } });
-    }),
+    dataToken: toNodeHandler(
+      createDataTokenHandler({
+        secret: DEPLOYMENT_1.jwtSecret,
+        resolve: () => ({ externalId: STORY_VIEWER }),
+      }),
+    ),
     // The page reaches the data API through this same-origin route, as it would a partner's proxy
     // (the emulator answers CORS too; a proxy keeps `connect-src 'self'`). The token is the
     // page's own, passed on as it is.

@@ -61,7 +61,7 @@ export interface ChatIngestOptions {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A deterministic transcript shaped like real traffic (service-interface 2.8, service-behaviour 1)
+// A deterministic transcript shaped like real traffic (protocol 2.8, behaviour 1)
 
 const WORDS = (
   'revenue month region growth orders customers trend average the of by in for and compared to last ' +

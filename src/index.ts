@@ -74,6 +74,7 @@ export {
 export type {
   SqlToolViewProps,
   ResultTableProps,
+  ResultTableSort,
   ResultChartProps,
   SqlToolLabels,
   ChartLimits,
@@ -94,6 +95,32 @@ export { formatValue, describeColumn, humanizeName, columnTitle, pluralForm } fr
 export type { FormatColumn, ValueFormat, TemporalGranularity, PluralForms } from './core/format-value';
 export { useAgentChat } from './react';
 export type { UseAgentChatOptions, UseAgentChatResult } from './react';
+
+// Data in React: hooks over TanStack Query (the query options themselves are core's, below) and
+// native views of the partner's own queries.
+export { useDataQuery, useSqlQuery, useDataMeta, useDataSettings } from './react';
+export type { UseDataQueryOptions } from './react';
+export {
+  MetricCard,
+  QueryChart,
+  QueryTable,
+  DEFAULT_QUERY_TABLE_PAGE_SIZE,
+  DEFAULT_DATA_VIEW_LABELS,
+  defaultChartSpec,
+  chartFieldNames,
+} from './components/data';
+export type {
+  MetricCardProps,
+  QueryChartProps,
+  QueryTableProps,
+  ChartSpec,
+  DataViewLabels,
+  MetricChange,
+  MetricDirection,
+  FormatCount,
+  DataViewSource,
+  ViewQuery,
+} from './components/data';
 
 // Components
 export {

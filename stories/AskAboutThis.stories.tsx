@@ -22,11 +22,11 @@ export const DashboardChatAndApp: Story = {
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await waitFor(
-      () => {
+      async () => {
         const states = [...canvasElement.querySelectorAll<HTMLElement>('[data-service-embed]')].map(
           (root) => root.dataset['state'],
         );
-        expect(states).toEqual(['ready', 'ready']);
+        await expect(states).toEqual(['ready', 'ready']);
       },
       { timeout: 20_000 },
     );

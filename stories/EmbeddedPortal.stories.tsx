@@ -154,6 +154,6 @@ export const PartnerPortal: Story = {
     );
     await waitFor(() => expect(log()).toContain('widgets/revenue-kpi'), { timeout: 10_000 });
     // Driven by actions only: one ready, never a reload.
-    expect(log().match(/ready \{/g)).toHaveLength(1);
+    await expect(log().match(/ready \{/g)).toHaveLength(1);
   },
 };

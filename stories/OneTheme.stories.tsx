@@ -74,16 +74,16 @@ type Story = StoryObj<typeof meta>;
 /** The brand on the dashboard, the chat and its chart. */
 export const DashboardChatAndChart: Story = {
   play: async ({ canvasElement }) => {
-    const chat = await waitFor(() => {
+    const chat = await waitFor(async () => {
       const element = canvasElement.querySelector<HTMLElement>('[data-part="chat"]');
-      expect(element).toBeTruthy();
+      await expect(element).toBeTruthy();
       return element!;
     });
     await expect(getComputedStyle(chat).fontFamily).toBe('Georgia, serif');
     const line = await waitFor(
-      () => {
+      async () => {
         const path = chat.querySelector('[data-part="chart"] svg .mark-line path');
-        expect(path).toBeTruthy();
+        await expect(path).toBeTruthy();
         return path!;
       },
       { timeout: 15_000 },

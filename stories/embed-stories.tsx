@@ -206,13 +206,13 @@ export function surfaceStates(
         </SessionOverride>
       ),
       play: async ({ canvasElement }) => {
-        expect(stateOf(canvasElement)).toBe('loading');
+        await expect(stateOf(canvasElement)).toBe('loading');
         await expect(canvasElement.querySelector('[data-part="placeholder"]')).toBeVisible();
         // The skeleton fills the embed, so nothing moves when the page appears.
         const root = canvasElement.querySelector('[data-service-embed]')!.getBoundingClientRect();
         const skeleton = canvasElement.querySelector('[data-part="skeleton"]')!.getBoundingClientRect();
-        expect(skeleton.width).toBeGreaterThan(root.width - 40);
-        expect(skeleton.height).toBeGreaterThan(root.height - 40);
+        await expect(skeleton.width).toBeGreaterThan(root.width - 40);
+        await expect(skeleton.height).toBeGreaterThan(root.height - 40);
       },
     },
     ErrorWithRetry: {
@@ -257,8 +257,8 @@ export function surfaceStates(
         const src = iframe.src;
         await waitFor(() => expect(logText(canvasElement)).toContain('session renewed'), { timeout: 20_000 });
         // Renewed in place: the same page, never hidden.
-        expect(stateOf(canvasElement)).toBe('ready');
-        expect(iframe.src).toBe(src);
+        await expect(stateOf(canvasElement)).toBe('ready');
+        await expect(iframe.src).toBe(src);
       },
     },
     RenewalByReload: {
@@ -284,9 +284,9 @@ export function surfaceStates(
         const iframe = canvasElement.querySelector('iframe')!;
         const src = iframe.src;
         await waitFor(() => expect(logText(canvasElement)).toContain('session renewed'), { timeout: 20_000 });
-        expect(logText(canvasElement)).toContain('already been used');
-        expect(stateOf(canvasElement)).toBe('ready');
-        expect(iframe.src).not.toBe(src);
+        await expect(logText(canvasElement)).toContain('already been used');
+        await expect(stateOf(canvasElement)).toBe('ready');
+        await expect(iframe.src).not.toBe(src);
       },
     },
   };

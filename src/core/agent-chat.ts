@@ -258,6 +258,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
     if (thread.chatId !== undefined && thread.chatId !== announcedChatId) {
       announcedChatId = storedChatId = thread.chatId;
       options.onChatId?.(thread.chatId);
+      // `stopAgent` never rejects: a refused abort becomes the `error` status and `onError`.
       if (running?.abortWanted) void stopAgent();
     }
     notifier.changed();

@@ -1,5 +1,5 @@
 /**
- * The Chat API client (service-interface 2.8, 3, 4.4, 5, 7; service-behaviour 1): sends a chat
+ * The Chat API client (protocol 2.8, 3, 4.4, 5, 7; behaviour 1): sends a chat
  * request, streams its NDJSON answer line by line, resubscribes when the connection drops, and
  * stops a running stream through the abort endpoint.
  *
@@ -60,10 +60,10 @@ import { isRecord } from './protocol/shared';
 // Public types
 
 /**
- * How the client authenticates (service-interface 5).
+ * How the client authenticates (protocol 5).
  *
  * - `{ apiKey }`: `Authorization: Api-Key <key>`; every chat request then needs `sessionSettings`
- *   (rule 4). Server-side only: an API key must never reach a browser (service-behaviour 1).
+ *   (rule 4). Server-side only: an API key must never reach a browser (behaviour 1).
  * - `{ token }`: a deployment JWT sent as `X-Service-Auth-Token` (rule 5). A getter is called before
  *   every HTTP request, resends included, so a short-lived token can be refreshed in time.
  *   `sessionSettings` is never sent: the service reads the user from the token's claims. An
@@ -140,7 +140,7 @@ export interface ChatClientOptions {
    */
   url: string;
   /**
-   * The credential (service-interface 5). Omitted: neither auth header is sent and neither is
+   * The credential (protocol 5). Omitted: neither auth header is sent and neither is
    * `sessionSettings`, because the only sane target is the host application's own proxy route,
    * whose server authenticates its user, decides who the chat user is and adds the API key.
    */
@@ -308,6 +308,47 @@ function suspendedError(line: SuspendedLine, fallback: string): ServiceStreamErr
   return new ServiceStreamError(line.error || fallback, { code: 'chat_suspended' });
 }
 
+/** What one call of `stream` keeps across its connections. */
+interface StreamRun {
+  /** The body sent; after the first connection it names the thread. */
+  body: ChatRequest;
+  /** Follows the caller's signal; aborted when the stream is left early. */
+  signal: AbortSignal;
+  /** Stops following the caller's signal, aborting the request unless its body was read to its end. */
+  release(options?: { finished?: boolean }): void;
+  /** Throws once the caller's signal has aborted. */
+  checkAborted(): void;
+  /** Set when the end of the body is left to {@link finishBody}, which releases the signal then. */
+  finishing: boolean;
+  /** Set when the last response was read to its end, which needs no abort to close it. */
+  finished: boolean;
+  /** Drops what a resend replays. */
+  filter: ReplayFilter;
+  /** The thread, once known (from the request or the first `__cutoff__`). */
+  chatId: string | undefined;
+  cutoffYielded: boolean;
+  /** Whether any connection got an answer. */
+  started: boolean;
+  /** Resends in a row whose connection brought nothing new. */
+  failures: number;
+  /** Resends of the current run of drops, and when its first drop happened. */
+  attempt: number;
+  runStart: number;
+}
+
+/** One connection of a stream: why it stopped before the stream's end, and what it brought. */
+interface StreamConnection {
+  /** 0 for the first request, counting up with each resend. */
+  index: number;
+  reason: ResubscribeEvent['reason'];
+  /** What said the stream stopped: a network error, an early end, a `__suspended__` line. */
+  cause: unknown;
+  /** Whether it brought a line the caller had not seen. */
+  progressed: boolean;
+  /** When its answer arrived; `undefined` when there was none. */
+  openedAt?: number;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Replay dedupe
 
@@ -351,8 +392,8 @@ export interface ReplayFilter {
 }
 
 /**
- * The dedupe of resubscription (service-behaviour 1: "the reply replays then continues, so dedupe
- * by `id`"). Exported for tests and for other transports; the chat client uses it internally.
+ * The dedupe of resubscription (behaviour 1: a resumed reply replays first, so it is deduped
+ * by `id`). Exported for tests and for other transports; the chat client uses it internally.
  *
  * It keeps, per message id, the `content` and `thinking` the consumer holds (deltas appended,
  * replacements taking over) and, for the current response, the same text as the replay rebuilds
@@ -433,7 +474,7 @@ export function createReplayFilter(): ReplayFilter {
 // The client
 
 /**
- * Creates a client of the Chat API (service-interface 4.4) for one `{ai_url}` or proxy route.
+ * Creates a client of the Chat API (protocol 4.4) for one `{ai_url}` or proxy route.
  * Throws a {@link ServiceConfigError} for options that cannot work (no `url`, both `apiKey` and
  * `token`, bad `resubscribe` numbers) and a {@link ServiceValidationError} for an invalid default
  * `sessionSettings` with an API key.
@@ -474,7 +515,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const defaultSettings = hasKey ? options.sessionSettings : undefined;
   if (defaultSettings !== undefined) checkSessionSettings(defaultSettings);
   if (hasKey && !options.dangerouslyAllowBrowser && typeof document !== 'undefined') {
-    // service-behaviour 1: an API key must never reach a browser. A warning, not a throw, because
+    // behaviour 1: an API key must never reach a browser. A warning, not a throw, because
     // test environments such as jsdom define `document` too.
     console.warn('@service/react: an API key in a browser is public: use `auth: { token }` or a server route');
   }
@@ -518,6 +559,184 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     return body;
   }
 
+  /**
+   * Opens one connection of a stream: the answer's body, or `undefined` when it got no usable
+   * answer (no network, or a transient status while resubscribing), with `connection.cause` saying why.
+   */
+  async function connect(
+    run: StreamRun,
+    connection: StreamConnection,
+  ): Promise<ReadableStream<Uint8Array> | undefined> {
+    const requestHeaders = await headers();
+    run.checkAborted();
+    // A missing `fetch` throws from `send` itself, before `.catch`: a config error, never a lost connection.
+    const response = await send(options.fetch, streamUrl, requestHeaders, run.body, run.signal).catch(
+      (error: unknown) => {
+        run.checkAborted();
+        connection.cause = error;
+      },
+    );
+    if (!response) return undefined;
+    if (!response.ok) {
+      const error = await httpError(response, 'Chat request', [401, 403]);
+      // 3: a second input while the thread streams (409, the service's own words in the message).
+      if (error.status === 409 && error.message.includes(STREAMING_IN_PROGRESS)) {
+        throw new StreamingInProgressError({ status: 409, cause: error });
+      }
+      // A proxy's 502/503/504 while resubscribing is a restarting service: one more failed attempt.
+      if (!(run.started && TRANSIENT_STATUSES.includes(response.status))) throw error;
+      connection.cause = error;
+      return undefined;
+    }
+    if (!response.body) throw new ServiceConfigError('This `fetch` gave no body to stream');
+    run.started = true;
+    connection.openedAt = Date.now();
+    run.finished = false;
+    return response.body;
+  }
+
+  /**
+   * Yields the lines of one answer that the caller has not seen yet. Returns true when the stream
+   * is over (`__usage__`, whose body is then read to its end by {@link finishBody}, or the end
+   * after `__aborted__`), false when it stopped before its end (`connection.reason` and
+   * `connection.cause` say why) and a resend may continue it.
+   */
+  async function* readAnswer(
+    body: ReadableStream<Uint8Array>,
+    run: StreamRun,
+    connection: StreamConnection,
+  ): AsyncGenerator<ChatStreamLine, boolean, undefined> {
+    const lines = readNdjson(body, { signal: run.signal, onMalformedLine, maxLineBytes: options.maxLineBytes });
+    let sawAborted = false;
+    try {
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = await lines.next();
+        } catch (error) {
+          run.checkAborted();
+          // After __aborted__ nothing more is owed; resending could even start the agent again.
+          if (sawAborted) return true;
+          // A line over the limit is no dropped connection: a resend would bring it again.
+          if (ServiceStreamError.isInstance(error)) throw error;
+          connection.cause = error;
+          return false;
+        }
+        if (next.done) {
+          run.finished = true;
+          if (sawAborted) return true;
+          connection.cause = new Error('The chat stream ended before __usage__');
+          return false;
+        }
+        const classified = classifyStreamLine(next.value);
+        switch (classified.kind) {
+          case 'invalid':
+            onInvalidLine?.(classified.value, classified.reason);
+            continue;
+          case 'rpcError':
+          case 'error':
+            throw chatLineError(classified.line);
+          case 'suspended':
+            if (classified.line.retryable === false) {
+              throw suspendedError(classified.line, 'The chat stream was suspended and cannot be resumed');
+            }
+            connection.reason = 'suspended';
+            connection.cause = classified.line;
+            return false;
+          case 'cutoff': {
+            const cutoffChatId = classified.line.state.chatId;
+            if (run.chatId === undefined) run.chatId = cutoffChatId;
+            else if (connection.index > 0 && cutoffChatId !== run.chatId) {
+              throw new ConnectionLostError(
+                `The resent chat request joined thread ${cutoffChatId}, not ${run.chatId}`,
+                {
+                  attempts: run.failures,
+                },
+              );
+            }
+            if (run.cutoffYielded) continue;
+            run.cutoffYielded = true;
+            connection.progressed = true;
+            yield classified.line;
+            continue;
+          }
+          case 'usage':
+            // Set first: a consumer that stops at this line ends the generator inside `yield`.
+            run.finishing = true;
+            yield classified.line;
+            return true;
+          case 'aborted':
+            sawAborted = true;
+            connection.progressed = true;
+            yield classified.line;
+            continue;
+          case 'message':
+          case 'state': {
+            const accepted = run.filter.accept(classified.line);
+            if (accepted === undefined) continue;
+            connection.progressed = true;
+            yield accepted;
+            continue;
+          }
+        }
+      }
+    } finally {
+      if (run.finishing) finishBody(lines, run.release, bodyEndTimeoutMs);
+      else await lines.return(undefined);
+    }
+  }
+
+  /**
+   * After a connection stopped before the stream's end: throws when a resend cannot work or the
+   * resubscribe budget is spent, else waits the backoff (telling `onResubscribe`) before the resend.
+   */
+  async function waitToResend(run: StreamRun, connection: StreamConnection): Promise<void> {
+    const { reason, cause } = connection;
+    if (connection.progressed) run.failures = 0;
+    const { chatId, failures } = run;
+    if (chatId === undefined) {
+      // Without the thread's id a resend would open a second thread and pay for a second agent
+      // run if the first request did reach the service. With it, a resend is safe either way:
+      // the same messageId joins the run if there is one (3) and starts it if there is none.
+      throw new ConnectionLostError(
+        run.started ? 'The chat stream broke off before __cutoff__' : 'Could not reach the chat service',
+        { attempts: failures, cause },
+      );
+    }
+    const lost = (message: string, attempts: number) =>
+      new ConnectionLostError(message, {
+        attempts,
+        cause: reason === 'suspended' ? suspendedError(cause as SuspendedLine, 'The chat stream was suspended') : cause,
+      });
+    if (resubscribe === false) throw lost('The chat stream broke off and resubscribe is off', 0);
+    if (failures >= resubscribe.retries) {
+      throw lost(`The chat stream broke off; ${failures} resends brought nothing new`, failures);
+    }
+    run.failures += 1;
+    // The run goes on whatever this connection brought, unless it stayed open long enough.
+    const now = Date.now();
+    const { openedAt } = connection;
+    if (run.attempt === 0 || (openedAt !== undefined && now - openedAt >= resubscribe.healthyMs)) {
+      run.attempt = 0;
+      run.runStart = now;
+    }
+    run.attempt += 1;
+    const { attempt, runStart } = run;
+    // "Equal jitter": never less than half the step, so retries stay spaced.
+    const step = backoff(attempt, resubscribe.baseDelayMs, resubscribe.maxDelayMs);
+    const delayMs = Math.round(step / 2 + Math.random() * (step / 2));
+    if (now + delayMs - runStart > resubscribe.budgetMs) {
+      throw lost(
+        `The chat stream kept breaking off: no resend after ${attempt - 1} in ${now - runStart} ms ` +
+          `(resubscribe.budgetMs is ${resubscribe.budgetMs})`,
+        attempt - 1,
+      );
+    }
+    onResubscribe?.({ attempt, delayMs, reason, chatId, cause });
+    await sleep(delayMs, run.signal, 'The chat stream');
+    run.checkAborted();
+  }
+
   async function* stream(
     request: ChatRequest,
     streamOptions: ChatStreamOptions = {},
@@ -528,185 +747,38 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       if (callerSignal?.aborted) throw abortError('The chat stream', callerSignal);
     };
     checkAborted();
-    let body = prepare(request);
-
+    const body = prepare(request);
     const { signal, release } = followSignal(callerSignal);
-    /** Set when the end of the body is left to {@link finishBody}, which releases the signal then. */
-    let finishing = false;
-    /** Set when the last response was read to its end, which needs no abort to close it. */
-    let finished = false;
-    const filter = createReplayFilter();
-    let chatId = body.chatId;
-    let cutoffYielded = false;
-    let started = false;
-    /** Resends in a row whose connection brought nothing new. */
-    let failures = 0;
-    /** Resends of the current run of drops, and when its first drop happened. */
-    let attempt = 0;
-    let runStart = 0;
-
+    const run: StreamRun = {
+      body,
+      signal,
+      release,
+      checkAborted,
+      finishing: false,
+      finished: false,
+      filter: createReplayFilter(),
+      chatId: body.chatId,
+      cutoffYielded: false,
+      started: false,
+      failures: 0,
+      attempt: 0,
+      runStart: 0,
+    };
     try {
-      for (let connection = 0; ; connection += 1) {
-        if (connection > 0) filter.resume();
-        // Why this response stopped before the stream's end, and what said so.
-        let reason: ResubscribeEvent['reason'] = 'connection_lost';
-        let cause: unknown;
-        let progressed = false;
-        /** When this connection's answer arrived; `undefined` when there was none. */
-        let openedAt: number | undefined;
-
-        const requestHeaders = await headers();
-        checkAborted();
-        // A missing `fetch` throws from `send` itself, before `.catch`: a config error, never a lost connection.
-        const response = await send(options.fetch, streamUrl, requestHeaders, body, signal).catch((error: unknown) => {
-          checkAborted();
-          cause = error;
-        });
-
-        if (response && !response.ok) {
-          const error = await httpError(response, 'Chat request', [401, 403]);
-          // 3: a second input while the thread streams (409, the service's own words in the message).
-          if (error.status === 409 && error.message.includes(STREAMING_IN_PROGRESS)) {
-            throw new StreamingInProgressError({ status: 409, cause: error });
-          }
-          // A proxy's 502/503/504 while resubscribing is a restarting service: one more failed attempt.
-          if (!(started && TRANSIENT_STATUSES.includes(response.status))) throw error;
-          cause = error;
-        } else if (response) {
-          if (!response.body) throw new ServiceConfigError('This `fetch` gave no body to stream');
-          started = true;
-          openedAt = Date.now();
-          finished = false;
-          const lines = readNdjson(response.body, { signal, onMalformedLine, maxLineBytes: options.maxLineBytes });
-          let sawAborted = false;
-          try {
-            for (;;) {
-              let next: IteratorResult<unknown>;
-              try {
-                next = await lines.next();
-              } catch (error) {
-                checkAborted();
-                // After __aborted__ nothing more is owed; resending could even start the agent again.
-                if (sawAborted) return;
-                // A line over the limit is no dropped connection: a resend would bring it again.
-                if (ServiceStreamError.isInstance(error)) throw error;
-                cause = error;
-                break;
-              }
-              if (next.done) {
-                finished = true;
-                if (sawAborted) return;
-                cause = new Error('The chat stream ended before __usage__');
-                break;
-              }
-              const classified = classifyStreamLine(next.value);
-              switch (classified.kind) {
-                case 'invalid':
-                  onInvalidLine?.(classified.value, classified.reason);
-                  continue;
-                case 'rpcError':
-                case 'error':
-                  throw chatLineError(classified.line);
-                case 'suspended':
-                  if (classified.line.retryable === false) {
-                    throw suspendedError(classified.line, 'The chat stream was suspended and cannot be resumed');
-                  }
-                  reason = 'suspended';
-                  cause = classified.line;
-                  break;
-                case 'cutoff': {
-                  const cutoffChatId = classified.line.state.chatId;
-                  if (chatId === undefined) chatId = cutoffChatId;
-                  else if (connection > 0 && cutoffChatId !== chatId) {
-                    throw new ConnectionLostError(
-                      `The resent chat request joined thread ${cutoffChatId}, not ${chatId}`,
-                      {
-                        attempts: failures,
-                      },
-                    );
-                  }
-                  if (cutoffYielded) continue;
-                  cutoffYielded = true;
-                  progressed = true;
-                  yield classified.line;
-                  continue;
-                }
-                case 'usage':
-                  // Set first: a consumer that stops at this line ends the generator inside `yield`.
-                  finishing = true;
-                  yield classified.line;
-                  return;
-                case 'aborted':
-                  sawAborted = true;
-                  progressed = true;
-                  yield classified.line;
-                  continue;
-                case 'message':
-                case 'state': {
-                  const accepted = filter.accept(classified.line);
-                  if (accepted === undefined) continue;
-                  progressed = true;
-                  yield accepted;
-                  continue;
-                }
-              }
-              break; // only `suspended` gets here
-            }
-          } finally {
-            if (finishing) finishBody(lines, release, bodyEndTimeoutMs);
-            else await lines.return(undefined);
-          }
-        }
-
+      for (let index = 0; ; index += 1) {
+        if (index > 0) run.filter.resume();
+        const connection: StreamConnection = { index, reason: 'connection_lost', cause: undefined, progressed: false };
+        const answer = await connect(run, connection);
+        if (answer && (yield* readAnswer(answer, run, connection))) return;
         // The stream stopped before its end: resend the same body, if that can work.
-        if (progressed) failures = 0;
-        if (chatId === undefined) {
-          // Without the thread's id a resend would open a second thread and pay for a second agent
-          // run if the first request did reach the service. With it, a resend is safe either way:
-          // the same messageId joins the run if there is one (3) and starts it if there is none.
-          throw new ConnectionLostError(
-            started ? 'The chat stream broke off before __cutoff__' : 'Could not reach the chat service',
-            { attempts: failures, cause },
-          );
-        }
-        const lost = (message: string, attempts: number) =>
-          new ConnectionLostError(message, {
-            attempts,
-            cause:
-              reason === 'suspended' ? suspendedError(cause as SuspendedLine, 'The chat stream was suspended') : cause,
-          });
-        if (resubscribe === false) throw lost('The chat stream broke off and resubscribe is off', 0);
-        if (failures >= resubscribe.retries) {
-          throw lost(`The chat stream broke off; ${failures} resends brought nothing new`, failures);
-        }
-        failures += 1;
-        // The run goes on whatever this connection brought, unless it stayed open long enough.
-        const now = Date.now();
-        if (attempt === 0 || (openedAt !== undefined && now - openedAt >= resubscribe.healthyMs)) {
-          attempt = 0;
-          runStart = now;
-        }
-        attempt += 1;
-        // "Equal jitter": never less than half the step, so retries stay spaced.
-        const step = backoff(attempt, resubscribe.baseDelayMs, resubscribe.maxDelayMs);
-        const delayMs = Math.round(step / 2 + Math.random() * (step / 2));
-        if (now + delayMs - runStart > resubscribe.budgetMs) {
-          throw lost(
-            `The chat stream kept breaking off: no resend after ${attempt - 1} in ${now - runStart} ms ` +
-              `(resubscribe.budgetMs is ${resubscribe.budgetMs})`,
-            attempt - 1,
-          );
-        }
-        onResubscribe?.({ attempt, delayMs, reason, chatId, cause });
-        await sleep(delayMs, signal, 'The chat stream');
-        checkAborted();
+        await waitToResend(run, connection);
         // The same body, so the service resubscribes us to the same stream (3); the chatId of
         // __cutoff__ makes a request that opened a new thread join that thread.
-        body = { ...body, chatId };
+        run.body = { ...run.body, chatId: run.chatId };
       }
     } finally {
       // Leaving early (break, return, error) must not leave the connection open.
-      if (!finishing) release({ finished });
+      if (!run.finishing) release({ finished: run.finished });
     }
   }
 

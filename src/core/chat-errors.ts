@@ -1,5 +1,5 @@
 /**
- * The typed error of a chat stream's error line (7, service-behaviour 1). One home for the
+ * The typed error of a chat stream's error line (7, behaviour 1). One home for the
  * mapping, so the chat client (which throws it) and the thread store (which records it) name a
  * failure the same way. Internal: not exported from any entry of the package.
  *

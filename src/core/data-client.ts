@@ -30,6 +30,7 @@ import {
   withDefaults,
 } from './http';
 import { readNdjson } from './ndjson';
+import type { ServiceErrorCode } from './protocol/error-codes';
 import {
   DATA_API_PATHS,
   classifyCubeSqlLine,
@@ -110,6 +111,15 @@ export const DEFAULT_CONTINUE_WAIT: Readonly<Required<ContinueWaitOptions>> = {
   delayMs: 250,
 };
 
+/** What a token function is told: `refresh` after the data API refused the token it gave last. */
+export interface DataTokenRequest {
+  /** True when the last token was refused (401, 403): a cached one must not be given again. */
+  refresh: boolean;
+}
+
+/** A function giving the data API token for one request; see `DataClientOptions.token`. */
+export type DataTokenFunction = (request: DataTokenRequest) => string | Promise<string>;
+
 /** Options of {@link createDataClient}. */
 export interface DataClientOptions {
   /**
@@ -120,9 +130,12 @@ export interface DataClientOptions {
   url: string;
   /**
    * The JWT for the deployment, or a function returning it; the function is called for every
-   * request (repeats after `Continue wait` included), so it can hand out a refreshed token.
+   * request (repeats after `Continue wait` included), so it can hand out a refreshed token. When
+   * the data API refuses the token (401 or 403), the function is asked once more with
+   * `{ refresh: true }` (a cached token is then stale: fetch a new one) and the request is sent
+   * again; a second refusal is the `ServiceAuthError`. A string token is never retried.
    */
-  token: string | (() => string | Promise<string>);
+  token: string | DataTokenFunction;
   /** `fetch` to use. Default: the global `fetch`, looked up at call time. */
   fetch?: typeof fetch;
   /** How `Continue wait` answers are repeated. Default 30 attempts, 250 ms first pause (`DEFAULT_CONTINUE_WAIT`). */
@@ -184,7 +197,7 @@ export interface DataClient {
 // ---------------------------------------------------------------------------------------------
 
 /** The SQL stream broke the protocol (`invalid_stream`, `incomplete_stream`, `malformed_line`). */
-function streamError(message: string, code: string): ServiceStreamError {
+function streamError(message: string, code: ServiceErrorCode): ServiceStreamError {
   return new ServiceStreamError(message, { code });
 }
 
@@ -224,14 +237,26 @@ export function createDataClient(options: DataClientOptions): DataClient {
     return new ConnectionLostError(`Could not reach the data API at ${url}`, { attempts: 0, cause: error });
   }
 
-  /** Sends one request; resolves with a 2xx response, throws the typed error otherwise. */
+  /**
+   * Sends one request; resolves with a 2xx response, throws the typed error otherwise. A token
+   * function whose token is refused is asked again, once, with `{ refresh: true }`.
+   */
   async function request(path: string, body: unknown, signal: AbortSignal | undefined): Promise<Response> {
-    // The JWT goes raw in `Authorization`, with no `Bearer ` prefix (5).
-    const headers = { Authorization: await resolveToken(token, 'createDataClient') };
-    const response = await send(options.fetch, endpoint(url, path), headers, body, signal);
-    // 401 and 403 both mean the token was refused (behaviour 3); the status tells which.
-    if (!response.ok) throw await httpError(response, `The data API call to ${path}`, [401, 403]);
-    return response;
+    for (let refresh = false; ; refresh = true) {
+      // The JWT goes raw in `Authorization`, with no `Bearer ` prefix (5).
+      const credential = typeof token === 'function' ? () => token({ refresh }) : token;
+      const headers = { Authorization: await resolveToken(credential, 'createDataClient') };
+      const response = await send(options.fetch, endpoint(url, path), headers, body, signal);
+      if (response.ok) return response;
+      // 401 and 403 both mean the token was refused (behaviour 3); the status tells which.
+      const refused = response.status === 401 || response.status === 403;
+      if (refused && typeof token === 'function' && !refresh) {
+        // The refusal's body says nothing the retry needs; free the connection.
+        await response.body?.cancel().catch(() => undefined);
+        continue;
+      }
+      throw await httpError(response, `The data API call to ${path}`, [401, 403]);
+    }
   }
 
   /** After `count` requests answered `Continue wait`: give up, or pause (delay, 2×, 4×, then 8× the delay). */

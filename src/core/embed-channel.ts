@@ -1,5 +1,5 @@
 /**
- * The host side of embed messaging (service-interface 6.1 to 6.3; service-behaviour 2): receives
+ * The host side of embed messaging (protocol 6.1 to 6.3; behaviour 2): receives
  * events from one embed iframe and sends it actions, trusting nothing it should not.
  *
  * @module
@@ -90,7 +90,7 @@ export interface EmbedChannel {
  * iframe's `contentWindow` with the tenant origin as target origin, never `*`, so a document of
  * any other origin in the iframe never sees them.
  *
- * Readiness (service-behaviour 2): actions sent before the iframe's document has sent `ready`
+ * Readiness (behaviour 2): actions sent before the iframe's document has sent `ready`
  * are queued, then flushed in order right after `ready` is delivered. Changing the iframe's
  * `src` or `srcdoc` (a new load, which needs a new session) or moving it in the DOM (a new
  * window) makes the channel wait for the new document's `ready`. It does not reset on the

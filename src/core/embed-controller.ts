@@ -1,7 +1,7 @@
 /**
  * The engine of every embed (dashboard, app, chat): one iframe's life from session to `ready`,
  * its declarative state, its actions and its session renewal. Framework-free and built on the
- * core's store base (`createNotifier`), like the chat controller: `useEmbed` is a thin React
+ * core's store base (`createSubscribable`), like the chat controller: `useEmbed` is a thin React
  * binding over it, a non-React host drives it directly, and its rules are tested without React.
  *
  * @module
@@ -17,6 +17,7 @@ import {
 import { ServiceConfigError, ServiceError, ServiceValidationError } from './errors';
 import { problem } from './protocol/shared';
 import type { AnyEmbedEvent, ColorScheme, EmbedAction, EmbedActionInit, EmbedTheme, Surface } from './protocol/embed';
+import type { ServiceErrorCode } from './protocol/error-codes';
 import type { EmbedSessionRequest, GetEmbedSession } from './protocol/host-routes';
 import { createSubscribable } from './store';
 
@@ -61,7 +62,7 @@ export const EMBED_ERROR_CODES = {
   embedError: 'embed_error',
   /** The frame loaded another document after `ready` and no `ready` followed within `readyTimeoutMs`: it left the tenant. */
   originChanged: 'origin_changed',
-} as const;
+} as const satisfies { readonly [name: string]: ServiceErrorCode };
 
 /** How long an embed waits for its session and then for `ready` before showing an error. */
 export const DEFAULT_READY_TIMEOUT_MS = 20_000;
@@ -189,7 +190,7 @@ function viewAction(key: keyof EmbedViewState, value: unknown, previous: unknown
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** A typed error for anything thrown; `ServiceError`s pass as they are. */
-function toServiceError(error: unknown, code: string): ServiceError {
+function toServiceError(error: unknown, code: ServiceErrorCode): ServiceError {
   return ServiceError.isInstance(error)
     ? error
     : new ServiceConfigError(String((error as Error)?.message ?? error), { code, cause: error });
@@ -312,6 +313,7 @@ export function createEmbedController(read: () => EmbedControllerOptions): Embed
   /** Falls back to loading the page again with a new session, at the last path, the view state replayed. */
   const reload = (): void => {
     renewing = true;
+    // `load` never rejects: its failures end in `fail` (the error state and `onError`).
     void load();
   };
 

@@ -1,6 +1,6 @@
 /**
- * Embed URLs of the three surfaces (service-behaviour 2) and the tenant origin rule that the embed
- * channel shares (service-interface 5 rule 1, 6.1).
+ * Embed URLs of the three surfaces (behaviour 2) and the tenant origin rule that the embed
+ * channel shares (protocol 5 rule 1, 6.1).
  *
  * Every URL parameter is viewer-editable: a viewer can open the iframe's address and change it.
  * Filters, switches, locale and time zone here are conveniences, never security: anything that
@@ -304,7 +304,7 @@ const entriesOf = (value: unknown): [string, unknown][] => (isRecord(value) ? Ob
 const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
 /**
- * Builds the `src` of an embed iframe for one surface (service-behaviour 2):
+ * Builds the `src` of an embed iframe for one surface (behaviour 2):
  * - dashboard: `{tenantUrl}/embed/dashboard/{publicId}?session={sessionId}`
  * - app: `{tenantUrl}/embed/d/{deploymentId}/app?session={sessionId}`
  * - chat: `{tenantUrl}/embed/chat?sessionId={sessionId}`
@@ -351,7 +351,7 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
       : surface === 'app'
         ? `d/${deploymentId}/app`
         : 'chat';
-  // The standalone chat reads `sessionId`, not `session` (service-behaviour 2).
+  // The standalone chat reads `sessionId`, not `session` (behaviour 2).
   const parameters: [string, string][] = [[surface === 'chat' ? 'sessionId' : 'session', sessionId]];
   if (surface === 'dashboard' || surface === 'app') {
     if (filters !== undefined) parameters.push(...filterParameters(filters, problems));
@@ -371,7 +371,7 @@ export function buildEmbedUrl(options: BuildEmbedUrlOptions): string {
         );
       } else parameters.push([TIME_GRAIN_PARAMETER_PREFIX + member, grain]);
     }
-    // Only the literal `true` turns exports on (service-behaviour 2).
+    // Only the literal `true` turns exports on (behaviour 2).
     if (options.allowExport === true) parameters.push(['allowExport', 'true']);
   }
 

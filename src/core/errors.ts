@@ -10,12 +10,14 @@
  * @module
  */
 
+import type { ServiceErrorCode } from './protocol/error-codes';
+
 const BRANDS: unique symbol = Symbol.for('@service/react/error-brands') as never;
 
 /** Options shared by every error constructor. */
 export interface ServiceErrorOptions {
-  /** Stable, machine-readable error code. */
-  code: string;
+  /** Stable, machine-readable error code: one of `ServiceErrorCodes`. */
+  code: ServiceErrorCode;
   /** HTTP status of the response that carried the error, when there was one. */
   status?: number | undefined;
   /** The underlying error, if any. */
@@ -27,8 +29,12 @@ export class ServiceError extends Error {
   /** Name used for the brand; each subclass sets its own. */
   static readonly errorName: string = 'ServiceError';
 
-  /** Stable, machine-readable error code, for example `not_found` or `streaming_in_progress`. */
-  declare readonly code: string;
+  /**
+   * Stable, machine-readable error code, for example `not_found` or `streaming_in_progress`: one
+   * of `ServiceErrorCodes`, each with a sentence. A `ServiceHttpError` may also carry a code
+   * that the answer's body named and this version does not list, as it was sent.
+   */
+  declare readonly code: ServiceErrorCode;
   /**
    * HTTP status of the response that carried the error; `undefined` for errors that arrived as a
    * line inside a 200 stream or never reached the service.
@@ -65,7 +71,7 @@ export class ServiceError extends Error {
   }
 }
 
-const CODES: { readonly [status: number]: string } = {
+const CODES: { readonly [status: number]: ServiceErrorCode } = {
   400: 'bad_request',
   401: 'unauthorized',
   403: 'forbidden',
@@ -74,13 +80,15 @@ const CODES: { readonly [status: number]: string } = {
 };
 
 /** Maps an HTTP status to the `code` of a {@link ServiceHttpError}. */
-export function codeForStatus(status: number): string {
+export function codeForStatus(status: number): ServiceErrorCode {
   return CODES[status] ?? (status >= 500 ? 'server_error' : 'http_error');
 }
 
 /**
  * The service answered with an HTTP error status (400, 401, 403, 404, 409, 5xx...).
- * `serviceMessage` holds the service's own message (`{"error": "..."}`) when it sent one.
+ * `serviceMessage` holds the service's own message (`{"error": "..."}`) when it sent one. `code`
+ * is the code the body named (the service's, or the host route's `{ error, code }`), else one
+ * from the status: a named code this version does not list is kept as it was sent.
  */
 export class ServiceHttpError extends ServiceError {
   static override readonly errorName: string = 'ServiceHttpError';
@@ -92,7 +100,7 @@ export class ServiceHttpError extends ServiceError {
 
   constructor(
     message: string,
-    options: { status: number; code?: string; serviceMessage?: string; body?: unknown; cause?: unknown },
+    options: { status: number; code?: ServiceErrorCode; serviceMessage?: string; body?: unknown; cause?: unknown },
   ) {
     super(message, { ...options, code: options.code ?? codeForStatus(options.status) });
     this.serviceMessage = options.serviceMessage;
@@ -139,7 +147,7 @@ export class StreamingInProgressError extends ServiceError {
 /** The stream reported an error after it started: a `{"error": "..."}` line. */
 export class ServiceStreamError extends ServiceError {
   static override readonly errorName: string = 'ServiceStreamError';
-  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: { code?: ServiceErrorCode; cause?: unknown } = {}) {
     super(message, { ...options, code: options.code ?? 'stream_error' });
   }
 }
@@ -166,7 +174,7 @@ export class ServiceAbortError extends ServiceError {
 /** The library was called with options that cannot work; the message says what to change. */
 export class ServiceConfigError extends ServiceError {
   static override readonly errorName: string = 'ServiceConfigError';
-  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: { code?: ServiceErrorCode; cause?: unknown } = {}) {
     super(message, { ...options, code: options.code ?? 'invalid_options' });
   }
 }

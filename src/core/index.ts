@@ -24,6 +24,7 @@ export {
   ServiceValidationError,
 } from './errors';
 export type { ServiceErrorOptions } from './errors';
+export type { ServiceErrorCode, ServiceErrorCodes } from './protocol/error-codes';
 
 // Protocol: shared
 export type { ValidationResult } from './protocol/shared';
@@ -55,7 +56,6 @@ export { parseToolCall } from './protocol/tools';
 export type {
   MetaSearchMember,
   MetaSearchCube,
-  ServiceMetaInput,
   ServiceMetaResult,
   ServiceSqlApiInput,
   SqlColumn,
@@ -73,6 +73,7 @@ export type {
   GetEmbedSession,
   BrowserChatRequest,
   HandlerErrorBody,
+  DataTokenResponse,
 } from './protocol/host-routes';
 
 // Protocol: embed messaging, the host's side (the embed's side is for the emulator and testing)
@@ -141,7 +142,6 @@ export type {
   EmbedTenantProfile,
   SessionRequest,
   SessionResponse,
-  RevokeSessionRequest,
 } from './protocol/session';
 
 // Protocol: workbooks, dashboards, lists (their validators and helpers live in `@service/react/server`)
@@ -181,9 +181,6 @@ export type {
   CubeSqlColumn,
   CubeSqlCell,
   CubeSqlRow,
-  CubeSqlSchemaLine,
-  CubeSqlDataLine,
-  CubeSqlErrorLine,
   CubeSqlLine,
   FilterOperator,
   MemberFilter,
@@ -194,7 +191,6 @@ export type {
   TimeDimension,
   OrderDirection,
   LoadQuery,
-  LoadRequest,
   LoadRow,
   MemberAnnotation,
   LoadAnnotation,
@@ -290,12 +286,50 @@ export type {
 } from './embed-url';
 
 // Data client
-export { createDataClient, DataQueryError, ContinueWaitExhaustedError } from './data-client';
+export { createDataClient, DataQueryError, ContinueWaitExhaustedError, DEFAULT_CONTINUE_WAIT } from './data-client';
 export type {
   ContinueWaitOptions,
   DataClientOptions,
+  DataTokenRequest,
+  DataTokenFunction,
   DataRequestOptions,
   SqlResult,
   SqlChunk,
   DataClient,
 } from './data-client';
+
+// Data queries for TanStack Query (framework-free: callable in server loaders and React Server Components)
+export {
+  dataQueryOptions,
+  sqlQueryOptions,
+  metaQueryOptions,
+  dataInfiniteQueryOptions,
+  isRetryableDataError,
+  DATA_QUERY_KEY,
+  DEFAULT_DATA_STALE_TIME_MS,
+  DEFAULT_DATA_RETRIES,
+  DEFAULT_DATA_PAGE_SIZE,
+} from './data-query';
+export type {
+  DataSettings,
+  DataQuery,
+  DeepReadonly,
+  DataRow,
+  MembersOf,
+  LoadValue,
+  DataQueryResult,
+  SqlQueryResult,
+  SqlAnnotation,
+  DataQueryKey,
+  SqlQueryKey,
+  MetaQueryKey,
+  DataPagesQueryKey,
+  DataQueryOptions,
+  DataInfiniteQueryOptions,
+} from './data-query';
+export { comparisonQuery, comparisonRange } from './data-compare';
+export type { MetricComparison, DateRange, ComparisonQueryResult } from './data-compare';
+export { toResultView, isDataQueryResult } from './data-result';
+export type { ResultView } from './data-result';
+export { fetchDataToken, DEFAULT_DATA_TOKEN_RENEW_BEFORE_MS } from './data-token';
+export type { FetchDataTokenOptions } from './data-token';

@@ -1,5 +1,5 @@
 /**
- * The thread store: merges chat stream lines (2.8, 4.4, service-behaviour 1) into the messages a
+ * The thread store: merges chat stream lines (2.8, 4.4, behaviour 1) into the messages a
  * chat UI renders, and publishes immutable snapshots for `useSyncExternalStore`.
  *
  * Rules it applies, each from the protocol layer (the single home of the wire format):
@@ -382,7 +382,7 @@ export function createThreadStore(options: ThreadStoreOptions = {}): ThreadStore
         return setStatus('streaming');
       }
       case 'state':
-        // `state.messages` may be in a foreign serialisation (service-behaviour 1) and every
+        // `state.messages` may be in a foreign serialisation (behaviour 1) and every
         // message it holds also streamed as its own line: the streamed messages stand.
         return;
       case 'usage':

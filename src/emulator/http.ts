@@ -10,6 +10,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { UserErrorBody } from '../core/protocol/data';
+import type { ServiceErrorCode } from '../core/protocol/error-codes';
 import type { ManagementErrorBody } from '../core/protocol/workbook';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './world';
 
@@ -33,7 +34,7 @@ export function jsonError(status: ContentfulStatusCode, body: unknown): HTTPExce
  * The error of the management, embed and chat endpoints: `{"error": message}`, plus `code` where
  * the interface names one (behaviour 4).
  */
-export function httpError(status: ContentfulStatusCode, message: string, code?: string): HTTPException {
+export function httpError(status: ContentfulStatusCode, message: string, code?: ServiceErrorCode): HTTPException {
   const body: ManagementErrorBody = code === undefined ? { error: message } : { error: message, code };
   return jsonError(status, body);
 }

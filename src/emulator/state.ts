@@ -398,6 +398,14 @@ export function createState(world: World, clock: Clock): EmulatorState {
     },
   };
 
+  seedEmbedTenants(state, world, now);
+  seedWorkbooks(state, world);
+  return state;
+}
+
+/** The world's embed tenants, with their groups, attribute definitions and users. */
+function seedEmbedTenants(state: EmulatorState, world: World, now: number): void {
+  const { nextId } = state;
   for (const tenant of world.embedTenants) {
     state.embedTenants.set(tenant.name, {
       name: tenant.name,
@@ -426,7 +434,11 @@ export function createState(world: World, clock: Clock): EmulatorState {
       });
     }
   }
+}
 
+/** The world's workbooks and their published dashboards. */
+function seedWorkbooks(state: EmulatorState, world: World): void {
+  const { nextId } = state;
   for (const workbook of world.workbooks) {
     const created = Date.parse(workbook.createdAt);
     state.workbooks.set(workbook.id, {
@@ -458,5 +470,4 @@ export function createState(world: World, clock: Clock): EmulatorState {
       });
     }
   }
-  return state;
 }

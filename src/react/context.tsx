@@ -7,7 +7,7 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChatClientOptions } from '../core/chat-client';
-import type { DataClientOptions } from '../core/data-client';
+import type { DataSettings } from '../core/data-query';
 import { tenantOrigin } from '../core/embed-url';
 import { ServiceConfigError } from '../core/errors';
 import type { GetEmbedSession } from '../core/protocol/host-routes';
@@ -40,11 +40,7 @@ export interface EmbedDefaults {
  */
 export type ChatSettings = Partial<Pick<ChatClientOptions, 'url' | 'auth' | 'sessionSettings' | 'fetch'>>;
 
-/**
- * Data API settings, for what the chat loads beyond a tool result's first 100 rows ("load all"):
- * `{data_url}` (or a proxy route of the host) and a token for it.
- */
-export type DataSettings = Pick<DataClientOptions, 'url' | 'token' | 'fetch' | 'continueWait'>;
+export type { DataSettings } from '../core/data-query';
 
 /** Props of {@link ServiceProvider}. */
 export interface ServiceProviderProps extends EmbedDefaults {
@@ -63,7 +59,11 @@ export interface ServiceProviderProps extends EmbedDefaults {
   getEmbedSession?: GetEmbedSession;
   /** Chat settings for `useAgentChat` and `AgentChat`. */
   chat?: ChatSettings;
-  /** Data API settings for loading a result's remaining rows. */
+  /**
+   * The data API: `{data_url}` (or a proxy route of your server) and the viewer's token, often
+   * `fetchDataToken()`. The data hooks and components (`useDataQuery`, `MetricCard`, `QueryChart`,
+   * `QueryTable`) and the chat's "load all" use it unless given their own.
+   */
   data?: DataSettings;
   /**
    * The TanStack Query client the library's data fetches use. Default: the one of an enclosing

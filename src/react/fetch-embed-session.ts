@@ -5,6 +5,7 @@
  * @module
  */
 import { ServiceHttpError } from '../core/errors';
+import type { ServiceErrorCode } from '../core/protocol/error-codes';
 import { DEFAULT_EMBED_SESSION_ROUTE, isHandlerErrorBody, type GetEmbedSession } from '../core/protocol/host-routes';
 
 /**
@@ -33,7 +34,9 @@ export function fetchEmbedSession(url: string = DEFAULT_EMBED_SESSION_ROUTE): Ge
       const known = isHandlerErrorBody(body) ? body : undefined;
       throw new ServiceHttpError(known?.error ?? `The embed session route answered ${response.status}`, {
         status: response.status,
-        code: known?.code,
+        // The route's own code, as sent: `createSessionHandler`'s are all listed, but `refuseSession`
+        // may carry one of the host's.
+        code: known?.code as ServiceErrorCode | undefined,
         body,
       });
     }

@@ -22,5 +22,7 @@ export { fetchEmbedSession } from './fetch-embed-session';
 export { useEmbed, DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from './use-embed';
 export { EMBED_ERROR_CODES, DEFAULT_RENEWAL_LIMITS } from '../core/embed-controller';
 export { useServiceQueryClient } from './use-service-query-client';
+export { useDataQuery, useSqlQuery, useDataMeta, useDataSettings } from './use-data-query';
+export type { UseDataQueryOptions } from './use-data-query';
 export { useAgentChat } from './use-agent-chat';
 export type { UseAgentChatOptions, UseAgentChatResult } from './use-agent-chat';

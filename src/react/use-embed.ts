@@ -25,6 +25,7 @@ import type {
 } from '../core/protocol/embed';
 import { useServiceContext } from './context';
 import { useLatest } from './use-latest';
+import { useStore } from './use-store';
 
 export { DEFAULT_READY_TIMEOUT_MS, DEFAULT_RENEW_AFTER_MS } from '../core/embed-controller';
 
@@ -226,9 +227,7 @@ export function useEmbed(options: UseEmbedOptions): UseEmbedResult {
       };
     }),
   );
-  // The controller replaces its snapshot object on every change and never reads `this`, so React
-  // can read it directly: no selector (and no useStore) is needed on the embed path.
-  const snapshot = useSyncExternalStore(controller.subscribe, controller.getSnapshot, controller.getSnapshot);
+  const snapshot = useStore(controller);
 
   const [iframe, setIframe] = useState<HTMLIFrameElement | null>(null);
   // False on the server and during hydration (which must match it), true in the browser after.

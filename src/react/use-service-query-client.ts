@@ -5,11 +5,8 @@
  * @module
  */
 import { QueryClient, QueryClientContext } from '@tanstack/react-query';
-import { useContext } from 'react';
+import { useContext, useState } from 'react';
 import { useOptionalServiceContext } from './context';
-
-/** The client used by parts rendered outside any `ServiceProvider` and `QueryClientProvider`: one per page. */
-const standalone: { current: QueryClient | undefined } = { current: undefined };
 
 /** A client for the library's own fetches: results are not retried behind the user's back. */
 function createOwnQueryClient(): QueryClient {
@@ -19,19 +16,23 @@ function createOwnQueryClient(): QueryClient {
 }
 
 /**
- * The TanStack Query client for the library's data fetches (a result's "load all"), in this order:
+ * The TanStack Query client for the library's data fetches, in this order:
  * 1. the `queryClient` prop of the nearest `ServiceProvider`;
  * 2. the client of an enclosing `QueryClientProvider` (read with `useContext`, so no provider is
  *    needed and nothing throws);
- * 3. the library's own client, created on first use and kept once per `ServiceProvider` (once per
- *    page outside any provider), so every part under one provider shares its cache.
+ * 3. the library's own client, created on first use and kept once per `ServiceProvider`, so every
+ *    part under one provider shares its cache; outside any provider, one per component.
+ *
+ * Never one per module: on a server, a client shared by every render would hand one viewer's
+ * rows to the next request's render. A provider lives for one render of one request.
  */
 export function useServiceQueryClient(): QueryClient {
   const service = useOptionalServiceContext();
   const enclosing = useContext(QueryClientContext);
+  const [own] = useState<{ current: QueryClient | undefined }>(() => ({ current: undefined }));
   if (service?.queryClient) return service.queryClient;
   if (enclosing) return enclosing;
-  const slot = service?.ownQueryClient ?? standalone;
+  const slot = service?.ownQueryClient ?? own;
   // Lazily filled once, during render: every render of every part reads the same client after.
   slot.current ??= createOwnQueryClient();
   return slot.current;

@@ -1,8 +1,7 @@
 /**
  * `createChatProxyHandler`: the host application's chat route, between the browser's chat client
- * and the Chat API (interface §2.8, §4.4, §5, §7; behaviour §1: "browser chat goes ... through the
- * host application's own server route that adds the key; the official example app proxies
- * `stream-chat-state` through a server route and pipes the body back").
+ * and the Chat API (interface §2.8, §4.4, §5, §7; behaviour §1: a browser chats through a route of
+ * the host's own server that adds the key, and the body is piped back).
  *
  * What crosses it:
  * - browser to service: only `input`, `chatId`, `messageId`, `activeBranchName`,
@@ -162,6 +161,9 @@ const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
  * The type an upstream body is passed on with: JSON or NDJSON only (`undefined` for anything
  * else, such as an HTML error page, which must never be served from the host's origin).
  */
+/** The link between the browser's request and the upstream one: its signal, time limits and release. */
+type UpstreamLink = ReturnType<typeof upstreamController>;
+
 function passedType(contentType: string | null): string | undefined {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type)) return JSON_TYPE;
@@ -339,28 +341,36 @@ export function createChatProxyHandler(options: ChatProxyOptions): ChatProxyHand
       return new Response(null, { status, headers: SAFE_HEADERS });
     }
     const type = passedType(upstream.headers.get('content-type'));
-    if (!upstream.ok) {
-      let text = '';
-      try {
-        link.start(timeoutMs);
-        ({ text } = await readCapped(upstream.body, MAX_PASSED_ERROR_BYTES));
-      } catch {
-        // The status is what matters; an unreadable body is passed on empty.
-      } finally {
-        link.release();
-      }
-      text = scrub(text);
-      if (type) return new Response(text, { status, headers: { 'Content-Type': type, ...SAFE_HEADERS } });
-      // Anything else (an HTML error page of a proxy in between) is never served as it is.
-      const plain =
-        /^text\/plain\b/i.test(upstream.headers.get('content-type') ?? '') &&
-        text.trim().length <= MAX_PLAIN_ERROR_CHARS;
-      return errorAnswer(status, {
-        error: plain && text.trim() !== '' ? text.trim() : `The chat service answered HTTP ${status}`,
-        code: codeForStatus(status),
-      });
-    }
+    if (!upstream.ok) return passError(upstream, type, link);
+    return pipeAnswer(request, upstream, type, link);
+  }
 
+  /** An upstream error answer, passed on as JSON (key scrubbed, cut at 64 KiB), or as our own `{ error, code }`. */
+  async function passError(upstream: Response, type: string | undefined, link: UpstreamLink): Promise<Response> {
+    const { status } = upstream;
+    let text = '';
+    try {
+      link.start(timeoutMs);
+      ({ text } = await readCapped(upstream.body, MAX_PASSED_ERROR_BYTES));
+    } catch {
+      // The status is what matters; an unreadable body is passed on empty.
+    } finally {
+      link.release();
+    }
+    text = scrub(text);
+    if (type) return new Response(text, { status, headers: { 'Content-Type': type, ...SAFE_HEADERS } });
+    // Anything else (an HTML error page of a proxy in between) is never served as it is.
+    const plain =
+      /^text\/plain\b/i.test(upstream.headers.get('content-type') ?? '') && text.trim().length <= MAX_PLAIN_ERROR_CHARS;
+    return errorAnswer(status, {
+      error: plain && text.trim() !== '' ? text.trim() : `The chat service answered HTTP ${status}`,
+      code: codeForStatus(status),
+    });
+  }
+
+  /** A 2xx upstream body piped to the browser: key scrubbed, read ahead by a bounded amount, idle limit. */
+  function pipeAnswer(request: Request, upstream: Response, type: string | undefined, link: UpstreamLink): Response {
+    const { status } = upstream;
     const headers = { 'Content-Type': type ?? NDJSON_TYPE, ...STREAM_HEADERS };
     if (!upstream.body) {
       link.release();

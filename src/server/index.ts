@@ -1,7 +1,8 @@
 /**
  * `@service/react/server`: everything that needs the API key, for the partner's backend. A
- * management and embed client, embed-session minting with validation, and Fetch-standard route
- * handlers (`Request` in, `Response` out) for the embed-session route and the chat proxy, plus an
+ * management and embed client, embed-session minting with validation, data API tokens, and
+ * Fetch-standard route handlers (`Request` in, `Response` out) for the embed-session route, the
+ * data-token route and the chat proxy, plus an
  * adapter for Node's `req`/`res` (Express). Runs in Node 20, Next.js route handlers, Hono and edge
  * runtimes: nothing here imports a Node module.
  *
@@ -176,6 +177,19 @@ export type {
   SessionHandlerBaseOptions,
   SessionHandlerOptions,
 } from './session-handler';
+export {
+  createDataTokenHandler,
+  createDataToken,
+  DEFAULT_DATA_TOKEN_EXPIRES_IN_SECONDS,
+  MAX_DATA_TOKEN_EXPIRES_IN_SECONDS,
+} from './data-token';
+export type {
+  DataTokenHandlerOptions,
+  DataTokenResolution,
+  DataTokenClaims,
+  DataTokenSecret,
+  CreateDataTokenOptions,
+} from './data-token';
 export { createChatProxyHandler, DEFAULT_MAX_CHAT_BODY_BYTES } from './chat-proxy';
 export { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './chat-proxy';
 export { DEFAULT_TIMEOUT_MS } from './transport';
@@ -185,9 +199,15 @@ export type { HandlerErrorListener } from './transport';
 export {
   BROWSER_CHAT_FIELDS,
   DEFAULT_EMBED_SESSION_ROUTE,
+  DEFAULT_DATA_TOKEN_ROUTE,
   parseEmbedSessionBrowserRequest,
 } from '../core/protocol/host-routes';
-export type { EmbedSessionBrowserRequest, BrowserChatRequest, HandlerErrorBody } from '../core/protocol/host-routes';
+export type {
+  EmbedSessionBrowserRequest,
+  BrowserChatRequest,
+  HandlerErrorBody,
+  DataTokenResponse,
+} from '../core/protocol/host-routes';
 
 // Node adapter (duck-typed: no Node import)
 export { toNodeHandler, DEFAULT_LINGER_MS } from './node';
@@ -212,3 +232,4 @@ export {
   ServiceValidationError,
   ConnectionLostError,
 } from '../core/errors';
+export type { ServiceErrorCode, ServiceErrorCodes } from '../core/protocol/error-codes';

@@ -17,6 +17,7 @@ import {
   ServiceHttpError,
   ServiceValidationError,
 } from '../core/errors';
+import type { ServiceErrorCode } from '../core/protocol/error-codes';
 import {
   parseEmbedSessionBrowserRequest,
   type EmbedSessionBrowserRequest,
@@ -37,6 +38,7 @@ import {
   resolveAllowedOrigins,
   withSafeHeaders,
   type HandlerErrorListener,
+  type RouteErrorBody,
 } from './transport';
 
 /** A Fetch-standard route handler: `Request` in, `Response` out. */
@@ -124,13 +126,12 @@ const PASSED_STATUSES = new Set([403, 404, 429]);
 
 /**
  * A refusal for `resolve` to return: a JSON error answer `{ error, code }` with `Cache-Control:
- * no-store`. `code` defaults to `unauthorized` for 401 and `forbidden` otherwise.
+ * no-store`. `code` (any string of yours) defaults to `unauthorized` for 401, `forbidden` for 403
+ * and `refused` otherwise.
  */
 export function refuseSession(status: 401 | 403 | 404 | 429, message: string, code?: string): Response {
-  return errorAnswer(status, {
-    error: message,
-    code: code ?? (status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : 'refused'),
-  });
+  const fallback: ServiceErrorCode = status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : 'refused';
+  return jsonAnswer(status, { error: message, code: code ?? fallback } satisfies HandlerErrorBody);
 }
 
 /**
@@ -195,7 +196,7 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
   function serverFailure(request: Request, error: unknown): Response {
     report(onError, error, request);
     if (ServiceValidationError.isInstance(error)) {
-      const body: HandlerErrorBody = {
+      const body: RouteErrorBody = {
         error: 'The server built an invalid embed session request',
         code: 'invalid_session_request',
         ...(expose ? { problems: error.problems } : {}),
@@ -204,7 +205,7 @@ export function createSessionHandler(options: SessionHandlerOptions): RouteHandl
     }
     if (ServiceHttpError.isInstance(error)) {
       const status = PASSED_STATUSES.has(error.status) ? error.status : 502;
-      const body: HandlerErrorBody = {
+      const body: RouteErrorBody = {
         error: `The analytics service refused the embed session (HTTP ${error.status})`,
         code: error.code,
         ...(expose && error.serviceMessage !== undefined ? { detail: error.serviceMessage } : {}),

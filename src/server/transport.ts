@@ -12,6 +12,7 @@
 import { tenantOrigin } from '../core/embed-url';
 import { ServiceConfigError, ServiceError, ServiceValidationError } from '../core/errors';
 import { backoff, checkOptions, isAmount, isFilled, withDefaults } from '../core/http';
+import type { ServiceErrorCode } from '../core/protocol/error-codes';
 import type { HandlerErrorBody } from '../core/protocol/host-routes';
 
 export { abortError, sleep } from '../core/http';
@@ -228,8 +229,11 @@ export function jsonAnswer(status: number, body: unknown, headers?: Record<strin
   });
 }
 
+/** The error body of the library's own route answers: its code is one of the listed ones. */
+export type RouteErrorBody = HandlerErrorBody & { code: ServiceErrorCode };
+
 /** A JSON error answer of a route handler. */
-export function errorAnswer(status: number, body: HandlerErrorBody, headers?: Record<string, string>): Response {
+export function errorAnswer(status: number, body: RouteErrorBody, headers?: Record<string, string>): Response {
   return jsonAnswer(status, body, headers);
 }
 
@@ -343,16 +347,23 @@ export function isAllowedOrigin(request: Request, allowedOrigins: ReadonlySet<st
  *
  * - 403 `cross_site_request` unless {@link isAllowedOrigin}: a page elsewhere must not start a
  *   chat or mint a session with the viewer's cookies.
- * - 415 unless the body is declared `application/json`: an HTML form can only send
+ * - 415 unless the body is declared `application/json` (unless `json: false`): an HTML form can only send
  *   `text/plain`, `application/x-www-form-urlencoded` or `multipart/form-data`, and `fetch` can
  *   send JSON to another origin only after a CORS preflight that these routes never answer.
  */
-export function refuseForeignRequest(request: Request, allowedOrigins: ReadonlySet<string>): Response | undefined {
+export function refuseForeignRequest(
+  request: Request,
+  allowedOrigins: ReadonlySet<string>,
+  options: {
+    /** Whether the body must be declared JSON (415 otherwise). Default true; false for a `GET`, which has none. */
+    json?: boolean;
+  } = {},
+): Response | undefined {
   if (!isAllowedOrigin(request, allowedOrigins)) {
     return errorAnswer(403, { error: 'Cross-site requests are refused', code: 'cross_site_request' });
   }
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
+  if (options.json !== false && !/^application\/json\s*(;|$)/i.test(type)) {
     return errorAnswer(415, {
       error: 'Send the body as Content-Type: application/json',
       code: 'unsupported_media_type',

@@ -101,7 +101,7 @@ export interface FakeEmbed {
 }
 
 /**
- * The events the service sends on a load (service-behaviour 2): `ready` (`mode: 'signed'`), then
+ * The events the service sends on a load (behaviour 2): `ready` (`mode: 'signed'`), then
  * `view` of the surface's first path, then `dashboard-loaded` on dashboards.
  */
 export function defaultEmbedEvents(load: FakeEmbedLoad): FakeEmbedEvent[] {

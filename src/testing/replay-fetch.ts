@@ -1,6 +1,6 @@
 /**
- * A replay `fetch` for chat tests: answers the Chat API's two endpoints (service-interface 4.4,
- * service-behaviour 1) from recorded NDJSON transcripts, with the chunking, pace and faults a test
+ * A replay `fetch` for chat tests: answers the Chat API's two endpoints (protocol 4.4,
+ * behaviour 1) from recorded NDJSON transcripts, with the chunking, pace and faults a test
  * chooses, so `createChatClient`, `useAgentChat` and `AgentChat` run their real code with no
  * service. Only Fetch-standard APIs: works in Node, jsdom, workers and real browsers.
  *

@@ -1,5 +1,5 @@
 /**
- * Bad input through the whole chat in real Chromium (issue 9, "Bad input"): one streamed answer
+ * Bad input through the whole chat in real Chromium: one streamed answer
  * carrying a tool call whose input JSON is cut, one whose result JSON is cut, a `vegaSpec` that is
  * not Vega-Lite, one that is not JSON, a `result.data` that does not match its `schema`, and a
  * markdown bomb (10,000 nested quotes, then a 1 MB line) streamed in deltas. Each bad part shows

@@ -133,7 +133,7 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
     expect(channel.isReady).toBe(true);
   });
 
-  it('service-behaviour 2: an unknown service:event:* with a valid envelope reaches onEvent as it is', async () => {
+  it('behaviour 2: an unknown service:event:* with a valid envelope reaches onEvent as it is', async () => {
     const expired = {
       source: 'service-embed',
       direction: 'event',
@@ -257,8 +257,8 @@ describe('embed channel: receiving (6.1, 6.2)', () => {
   });
 });
 
-describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
-  it('service-behaviour 2: actions sent before ready are queued, then flushed in order right after ready', async () => {
+describe('embed channel: sending (6.1, 6.3; behaviour 2)', () => {
+  it('behaviour 2: actions sent before ready are queued, then flushed in order right after ready', async () => {
     const { channel, iframe, events, loaded } = open({ src: embedUrl(embedOrigin, { ready: 'manual' }) });
     channel.send(navigate('/a'));
     await loaded;
@@ -289,7 +289,7 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
     expect(received.some((action) => 'surface' in (action as object))).toBe(false);
   });
 
-  it('service-behaviour 2: after ready, actions go out at once; sends from the ready listener keep their order', async () => {
+  it('behaviour 2: after ready, actions go out at once; sends from the ready listener keep their order', async () => {
     const opened = open({
       src: embedUrl(embedOrigin, { ready: 'manual' }),
       onEvent: (event) => {
@@ -308,7 +308,7 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
     ).toEqual([{ path: '/queued' }, { path: '/from-listener' }, { scheme: 'dark' }]);
   });
 
-  it('service-behaviour 2: only a valid ready opens the queue, not a malformed ready nor other events', async () => {
+  it('behaviour 2: only a valid ready opens the queue, not a malformed ready nor other events', async () => {
     const readyPayload = { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'dashboard' } as const;
     const badReady = {
       ...createEmbedEvent({ surface: 'dashboard', type: 'service:event:ready', payload: readyPayload }),
@@ -347,7 +347,7 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
     expect(echoed(events)).toEqual([]);
   });
 
-  it("service-behaviour 2: a new src (a new session) waits for the new document's ready", async () => {
+  it("behaviour 2: a new src (a new session) waits for the new document's ready", async () => {
     const { channel, iframe, events } = open({ src: embedUrl(embedOrigin, { id: 'first' }) });
     await expect.poll(() => channel.isReady).toBe(true);
 
@@ -367,7 +367,7 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
     ]);
   });
 
-  it('service-behaviour 2: a second ready from the same document is delivered and harmless', async () => {
+  it('behaviour 2: a second ready from the same document is delivered and harmless', async () => {
     const { channel, iframe, events } = open({ src: embedUrl(embedOrigin) });
     await expect.poll(() => channel.isReady).toBe(true);
     command(iframe, { fake: 'ready' });
@@ -436,7 +436,7 @@ describe('embed channel: sending (6.1, 6.3; service-behaviour 2)', () => {
     expect(() => createEmbedChannel({ iframe, tenantUrl: 'http://acme.example', onEvent: () => {} })).toThrow(
       ServiceConfigError,
     );
-    // A handler typed for known events only (the DESIGN signature) is accepted.
+    // A handler typed for known events only (`onEvent: (event: EmbedEvent) => void`) is accepted.
     const knownOnly = (event: EmbedEvent): string => event.type;
     const channel = createEmbedChannel({ iframe, tenantUrl: embedOrigin, onEvent: knownOnly });
     expect(channel.isReady).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * Issue 10: a browser app on another origin calls the emulator's data and chat APIs with a token,
+ * A browser app on another origin calls the emulator's data and chat APIs with a token,
  * as partners' apps call the service: real Chromium, real CORS preflights (the `Authorization`
  * and `X-Service-Auth-Token` headers make every request preflighted), and the data API through
  * the published client `@cubejs-client/core`.

@@ -1,5 +1,5 @@
 /**
- * Who may drive an embed (service-interface 6.1, 6.3), in real Chromium across real origins: the
+ * Who may drive an embed (protocol 6.1, 6.3), in real Chromium across real origins: the
  * test page (`http://localhost:<port>`) embeds a dashboard of the emulator (`http://127.0.0.1:<port>`),
  * and the page's debug state event (`__emulatorEcho=1`) reports what it applied.
  *

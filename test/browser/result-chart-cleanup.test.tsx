@@ -117,7 +117,7 @@ function tooltipShown(): HTMLElement | null {
 describe('ResultChart lets go of its Vega view on unmount (real Chromium)', () => {
   it('unmounted while vega is still loading, it builds no view and reports no error', async () => {
     const errors = await pageErrors(async () => {
-      // Nothing of vega is fetched before a chart appears (issue 9: loaded with import() on first use).
+      // Nothing of vega is fetched before a chart appears (it is loaded with import() on first use).
       const vegaRequests = () =>
         performance.getEntriesByType('resource').filter((entry) => /vega-(embed|lite|interpreter)/.test(entry.name));
       expect(vegaRequests()).toEqual([]);

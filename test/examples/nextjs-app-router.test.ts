@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataClient, readNdjson } from '../../src/core';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
@@ -42,11 +42,16 @@ function envFor(service: RunningEmulator): Record<string, string> {
 }
 
 /**
- * The build the global setup started. /analytics is rendered per request (ƒ), or a static shell
- * with the rest streamed per request (◐): never prerendered whole.
+ * The build the global setup started. /analytics and the home page are rendered per request (ƒ),
+ * or a static shell with the rest streamed per request (◐): never prerendered whole.
  */
 async function build(): Promise<void> {
-  expect(await waitForNextBuild()).toMatch(/[ƒ◐] \/analytics/);
+  const output = await waitForNextBuild();
+  expect(output).toMatch(/[ƒ◐] \/analytics/);
+  // The home page reads the viewer's cookies, and the data-token route signs for each viewer:
+  // both per request too.
+  expect(output).toMatch(/[ƒ◐] \/\s/);
+  expect(output).toMatch(/ƒ \/api\/data-token/);
 }
 
 async function startNext(env: Record<string, string>): Promise<{ url: string; process: RunningProcess }> {
@@ -167,14 +172,79 @@ describe('examples/nextjs-app-router, built and started', () => {
   it('data-token route: a token the data API takes, and the viewer sees only their region', async () => {
     const answer = await fetch(`${appUrl}/api/data-token`);
     expect(answer.status).toBe(200);
-    const { token } = (await answer.json()) as { token: string };
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const { token, expiresAt } = (await answer.json()) as { token: string; expiresAt: number };
+    expect(expiresAt).toBeGreaterThan(Date.now());
     const result = await createDataClient({ url: emulator.dataUrl, token }).load({
       measures: ['orders.count'],
       dimensions: ['orders.region'],
     });
     expect(result.data.map((row) => row['orders.region'])).toEqual(['EMEA']);
     expect((await fetch(`${appUrl}/api/data-token`, { headers: { cookie: 'demo-user=nobody' } })).status).toBe(401);
+    const crossSite = await fetch(`${appUrl}/api/data-token`, {
+      headers: { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await crossSite.json()).toMatchObject({ code: 'cross_site_request' });
   });
+
+  for (const locale of ['en-US', 'de-DE']) {
+    it(`home page, ${locale}: the viewer's figures are in the server's HTML, and the browser hydrates them without asking again`, async () => {
+      // What the data API answers the viewer (their region only) for this month's revenue and orders.
+      const { token } = (await (await fetch(`${appUrl}/api/data-token`)).json()) as { token: string };
+      const answer = await createDataClient({ url: emulator.dataUrl, token }).load({
+        measures: ['orders.total_revenue', 'orders.count'],
+        timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'this month' }],
+      });
+      const row = answer.data[0]!;
+      const revenueText = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(
+        Number(row['orders.total_revenue']),
+      );
+      const ordersText = new Intl.NumberFormat(locale).format(Number(row['orders.count']));
+      const cardValues = (page: Page) =>
+        page.locator('[data-part="metric-card"][data-state="ready"] [data-part="metric-value"]').allTextContents();
+
+      // Without JavaScript: the HTML as the server sent it, formatted in the browser's Accept-Language.
+      const still = await browser.newContext({ javaScriptEnabled: false, locale });
+      let served: string[];
+      try {
+        const page = await still.newPage();
+        await page.goto(`${appUrl}/`);
+        served = await cardValues(page);
+        expect(served).toHaveLength(3);
+        expect(served.slice(0, 2)).toEqual([revenueText, ordersText]);
+        expect(await page.locator('[data-part="metric-comparison"]').count()).toBe(3);
+        expect(await page.locator('[data-part="query-chart"][data-state="ready"]').count()).toBe(1);
+      } finally {
+        await still.close();
+      }
+
+      // With JavaScript: the same text, hydrated with no mismatch, and no request for data or a token.
+      const context = await browser.newContext({ locale });
+      try {
+        const page = await context.newPage();
+        const asked: string[] = [];
+        const problems: string[] = [];
+        page.on('request', (request) => {
+          if (request.url().startsWith(emulator.dataUrl) || request.url().includes('/api/data-token'))
+            asked.push(request.url());
+        });
+        page.on('pageerror', (error) => problems.push(error.message));
+        page.on('console', (message) => {
+          if (message.type() === 'error') problems.push(message.text());
+        });
+        await page.goto(`${appUrl}/`);
+        const chart = page.locator('[data-part="query-chart"] [data-part="chart"]');
+        await expect.poll(() => chart.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+        await page.waitForLoadState('networkidle');
+        expect(await cardValues(page)).toEqual(served);
+        expect(asked).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
   it('a page on another site gets nothing: a forged X-Forwarded-Host stops at the preflight; form posts are 403', async () => {
     const foreign = await startForeignSite(`<!doctype html><title>elsewhere</title>

@@ -1,6 +1,6 @@
 /**
  * A scripted Chat API server for tests, on a real `node:http` socket (127.0.0.1, port 0). It
- * speaks the protocol of service-interface 2.8, 3, 4.4, 5, 7 and service-behaviour 1 closely
+ * speaks the protocol of protocol 2.8, 3, 4.4, 5, 7 and behaviour 1 closely
  * enough to test clients against it, and records every request so tests can assert exactly what a
  * client sent. A stand-in until the emulator exists; small on purpose.
  *
@@ -496,7 +496,7 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
     }
     const last = thread?.runs[thread.runs.length - 1];
     if (thread && request.input === undefined) {
-      // A read: the thread's state, every message whole (service-behaviour 1).
+      // A read: the thread's state, every message whole (behaviour 1).
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
       const writer = new LineWriter(res, fault, undefined);
       writer.write(cutoff(thread, last !== undefined && last.end === undefined));

@@ -24,6 +24,9 @@ import {
   EmbeddedApp,
   EmbeddedChat,
   EmbeddedDashboard,
+  MetricCard,
+  QueryChart,
+  QueryTable,
   ResultChart,
   ResultTable,
   ServiceProvider,
@@ -31,7 +34,14 @@ import {
   StreamingMarkdown,
   fetchEmbedSession,
 } from '@service/react';
-import { ServiceHttpError, createAgentChat, createChatClient, createThreadStore } from '@service/react/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import {
+  ServiceHttpError,
+  createAgentChat,
+  createChatClient,
+  createThreadStore,
+  dataQueryOptions,
+} from '@service/react/core';
 import { TRANSCRIPTS } from '@service/react/testing';
 
 const TENANT = 'https://acme.example.com';
@@ -58,6 +68,35 @@ const SPEC = {
   mark: 'bar',
   encoding: { x: { field: 'month', type: 'temporal' }, y: { field: 'revenue', type: 'quantitative' } },
 };
+
+const DATA = { url: 'https://data.example/data/1', token: 'a-token' };
+const REVENUE = {
+  measures: ['orders.total_revenue'],
+  timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'this month' }],
+};
+
+/** A request's client holding the revenue card's result, as a server loader's prefetch leaves it. */
+function prefetched() {
+  const client = new QueryClient();
+  client.setQueryData(dataQueryOptions(REVENUE, DATA).queryKey, {
+    data: [{ 'orders.total_revenue': '1234567.891' }],
+    annotation: {
+      measures: {
+        'orders.total_revenue': {
+          title: 'Orders Total revenue',
+          shortTitle: 'Revenue',
+          type: 'number',
+          format: 'currency',
+        },
+      },
+      dimensions: {},
+      segments: {},
+      timeDimensions: {},
+    },
+    query: REVENUE,
+  });
+  return client;
+}
 
 /** Each case: a name and the element a server renders. */
 function cases() {
@@ -116,6 +155,18 @@ function cases() {
       }),
     ),
     'result-chart': provider(h(ResultChart, { spec: SPEC, columns: COLUMNS, rows: ROWS, title: 'Revenue by month' })),
+    // No request leaves a server render: without a prefetch the views render their loading state.
+    'data-views': h(ServiceProvider, { data: DATA }, [
+      h(MetricCard, { key: 'm', query: REVENUE, compare: 'previousPeriod' }),
+      h(QueryChart, { key: 'c', query: { measures: ['orders.count'], dimensions: ['orders.status'] } }),
+      h(QueryTable, { key: 't', query: 'SELECT status FROM orders GROUP BY 1' }),
+    ]),
+    // A page's prefetch (here put in the request's client by hand) renders as data.
+    'data-prefetched': h(
+      QueryClientProvider,
+      { client: prefetched() },
+      h(ServiceProvider, { data: DATA }, h(MetricCard, { query: REVENUE, locale: 'en-US' })),
+    ),
   };
 }
 

@@ -21,10 +21,11 @@ const DEMO_USER: User = {
 };
 
 /**
- * The viewer of `request`, or `null` when nobody is signed in. This demo signs everybody in as
- * Ann unless the request carries `demo-user=nobody`; replace it with your own session lookup.
+ * The viewer of `request` (a route's `Request`, or a server component's `{ headers: await headers() }`),
+ * or `null` when nobody is signed in. This demo signs everybody in as Ann unless the request
+ * carries `demo-user=nobody`; replace it with your own session lookup.
  */
-export async function currentUser(request: Request): Promise<User | null> {
+export async function currentUser(request: Pick<Request, 'headers'>): Promise<User | null> {
   const signedOut = request.headers.get('cookie')?.split(/;\s*/).includes('demo-user=nobody');
   return signedOut ? null : DEMO_USER;
 }

@@ -70,6 +70,7 @@ export const ChatComposer = /*#__PURE__*/ forwardRef<HTMLFormElement, ChatCompos
   };
 
   const stop = () => {
+    // A refused abort shows as the chat's `error` status; nothing to await here.
     void chat.abort();
     input.current?.focus();
   };

@@ -8,6 +8,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { ServiceError } from '../../core/errors';
 import type { Surface } from '../../core/protocol/embed';
+import type { ServiceErrorCode } from '../../core/protocol/error-codes';
 
 /**
  * Every string an embed shows; each replaceable through the `labels` prop. The error state tells
@@ -70,8 +71,8 @@ export function embedLabels(surface: Surface, labels?: Partial<EmbedLabels>): Em
 
 /** What the error state says about an error: {@link describeEmbedError}'s answer. */
 export interface EmbedErrorDescription {
-  /** The error's `code`, such as `ready_timeout`. */
-  code: string;
+  /** The error's `code`, such as `ready_timeout`; `unknown_error` when there is no error. */
+  code: ServiceErrorCode;
   /** The sentence for viewers, from `labels`. */
   message: string;
   /** Whether loading again can fix it (network, timeouts, 5xx, an expired session, a frame that left); never for setup errors. */
@@ -84,7 +85,7 @@ export interface EmbedErrorDescription {
  * The label key and whether a retry can help, per error code; codes not listed are `errorOther`,
  * not retryable. `embed_error` depends on where the page failed (see {@link describeEmbedError}).
  */
-const SENTENCES: { readonly [code: string]: readonly [keyof EmbedLabels, 1?] } = {
+const SENTENCES: { readonly [code in ServiceErrorCode]?: readonly [keyof EmbedLabels, 1?] } = {
   session_timeout: ['errorTimeout', 1],
   ready_timeout: ['errorTimeout', 1],
   session_failed: ['errorNetwork', 1],
@@ -106,7 +107,7 @@ const SENTENCES: { readonly [code: string]: readonly [keyof EmbedLabels, 1?] } =
  * viewer may not see (`embed-load`) or another failure.
  */
 export function describeEmbedError(error: ServiceError | undefined, labels: EmbedLabels): EmbedErrorDescription {
-  const code = error?.code ?? 'unknown';
+  const code = error?.code ?? 'unknown_error';
   const context = (error?.cause as { payload?: { context?: unknown } } | undefined)?.payload?.context;
   const [key, retryable] =
     code === 'embed_error'
@@ -125,7 +126,7 @@ export function describeEmbedError(error: ServiceError | undefined, labels: Embe
 }
 
 /** What to check, per code: development builds only. */
-const HINTS: { readonly [code: string]: string } =
+const HINTS: { readonly [code in ServiceErrorCode]?: string } =
   process.env.NODE_ENV !== 'production'
     ? {
         session_timeout: 'getEmbedSession did not settle in time: is your session route reachable?',

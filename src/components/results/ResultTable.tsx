@@ -39,10 +39,28 @@ export interface ResultTableProps {
    * "Total revenue"), decimals and granularity from the values.
    */
   columnFormats?: Readonly<Record<string, Partial<Omit<FormatColumn, 'name' | 'type'>>>>;
+  /**
+   * The column the rows are sorted by, and which way (`QueryTable`'s sorting): its header says so
+   * with `aria-sort`. The table shows the rows in the order given; sorting them is the caller's.
+   */
+  sort?: ResultTableSort | null;
+  /**
+   * Makes every header a button that asks to sort by its column (by name). Default none: headers
+   * are plain text.
+   */
+  onSort?: (column: string) => void;
   /** Class of the root element, next to the library's own. */
   className?: string;
   /** Actions for the footer, after the row count ("load all" in `SqlToolView`). */
   children?: ReactNode;
+}
+
+/** A table's sort: the column's name and the direction. */
+export interface ResultTableSort {
+  /** The column sorted by, by name. */
+  column: string;
+  /** Ascending or descending. */
+  direction: 'asc' | 'desc';
 }
 
 /**
@@ -56,7 +74,7 @@ export interface ResultTableProps {
  * `@service/react`. The scrolling region is focusable, so keyboards can scroll it.
  */
 export function ResultTable(props: ResultTableProps): ReactNode {
-  const { table, className, children, locale, columnFormats } = props;
+  const { table, className, children, locale, columnFormats, sort, onSort } = props;
   const labels = resolveLabels(props.labels);
   const maxRows = props.maxRows ?? DEFAULT_MAX_TABLE_ROWS;
   const shown = useMemo(() => table.rows.slice(0, Math.max(0, maxRows)), [table.rows, maxRows]);
@@ -89,16 +107,34 @@ export function ResultTable(props: ResultTableProps): ReactNode {
         <table>
           <thead>
             <tr>
-              {columns.map((column, index) => (
-                <th
-                  key={index}
-                  scope="col"
-                  data-kind={kinds[index]}
-                  title={column.type ? `${column.name} (${column.type})` : column.name}
-                >
-                  {columnTitle(column)}
-                </th>
-              ))}
+              {columns.map((column, index) => {
+                const direction = sort?.column === column.name ? sort.direction : undefined;
+                return (
+                  <th
+                    key={index}
+                    scope="col"
+                    data-kind={kinds[index]}
+                    title={column.type ? `${column.name} (${column.type})` : column.name}
+                    aria-sort={
+                      direction ? (direction === 'asc' ? 'ascending' : 'descending') : onSort ? 'none' : undefined
+                    }
+                  >
+                    {onSort ? (
+                      <button
+                        type="button"
+                        className="service-result-table__sort"
+                        data-state={direction ?? 'none'}
+                        onClick={() => onSort(column.name)}
+                      >
+                        {columnTitle(column)}
+                        <span className="service-result-table__sort-icon" aria-hidden="true" />
+                      </button>
+                    ) : (
+                      columnTitle(column)
+                    )}
+                  </th>
+                );
+              })}
             </tr>
           </thead>
           <tbody>

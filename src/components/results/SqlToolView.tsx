@@ -184,6 +184,61 @@ function LoadAllControl({
   );
 }
 
+/** A running call: its status, and a skeleton where the table is coming. */
+function RunningResult({ labels }: { labels: SqlToolLabels }): ReactNode {
+  return (
+    <>
+      <div className="service-result-sql-tool__running" role="status" data-state="running">
+        <span className="service-result-spinner" aria-hidden="true" />
+        {labels.running}
+      </div>
+      {/* Where the table is coming: header and a few rows in the table's own shape. */}
+      <div className="service-result-skeleton" data-part="result-skeleton" aria-hidden="true">
+        {[0, 1, 2, 3].map((row) => (
+          <span key={row} className="service-result-skeleton__row" />
+        ))}
+      </div>
+    </>
+  );
+}
+
+/** Above a result: the chart/table switch (`view` is undefined without a chart) and the CSV download. */
+function ResultToolbar({
+  view,
+  setView,
+  table,
+  title,
+  labels,
+}: {
+  view: 'table' | 'chart' | undefined;
+  setView: (view: 'table' | 'chart') => void;
+  table: ResultTableData;
+  title: string;
+  labels: SqlToolLabels;
+}): ReactNode {
+  return (
+    <div className="service-result-sql-tool__toolbar">
+      {view ? (
+        <div className="service-result-switch" role="group" aria-label={labels.viewSwitch}>
+          <button type="button" aria-pressed={view === 'chart'} onClick={() => setView('chart')}>
+            {labels.chart}
+          </button>
+          <button type="button" aria-pressed={view === 'table'} onClick={() => setView('table')}>
+            {labels.table}
+          </button>
+        </div>
+      ) : null}
+      <button
+        type="button"
+        className="service-result-button"
+        onClick={() => download(toCsvBlob(table.columns, table.rows), csvFileName(title))}
+      >
+        {labels.downloadCsv}
+      </button>
+    </div>
+  );
+}
+
 /**
  * The view of one `serviceSqlApi` tool call (`data-part="tool-call"`, `data-tool="serviceSqlApi"`):
  * its title and description, its SQL (collapsible, with a copy button), and once complete its
@@ -266,45 +321,20 @@ export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewP
         {description ? <p className="service-result-sql-tool__description">{description}</p> : null}
       </div>
       {sql ? <SqlBlock sql={sql} complete={call.status !== 'running'} labels={labels} /> : null}
-      {call.status === 'running' ? (
-        <>
-          <div className="service-result-sql-tool__running" role="status" data-state="running">
-            <span className="service-result-spinner" aria-hidden="true" />
-            {labels.running}
-          </div>
-          {/* Where the table is coming: header and a few rows in the table's own shape. */}
-          <div className="service-result-skeleton" data-part="result-skeleton" aria-hidden="true">
-            {[0, 1, 2, 3].map((row) => (
-              <span key={row} className="service-result-skeleton__row" />
-            ))}
-          </div>
-        </>
-      ) : null}
+      {call.status === 'running' ? <RunningResult labels={labels} /> : null}
       {call.status === 'error' ? <ErrorCard title={labels.resultError}>{call.error}</ErrorCard> : null}
       {call.status === 'complete' && !table ? (
         <ErrorCard title={labels.resultError}>{labels.resultUnreadable}</ErrorCard>
       ) : null}
       {table ? (
         <div className="service-result-sql-tool__result">
-          <div className="service-result-sql-tool__toolbar">
-            {vegaSpec ? (
-              <div className="service-result-switch" role="group" aria-label={labels.viewSwitch}>
-                <button type="button" aria-pressed={view === 'chart'} onClick={() => setView('chart')}>
-                  {labels.chart}
-                </button>
-                <button type="button" aria-pressed={view === 'table'} onClick={() => setView('table')}>
-                  {labels.table}
-                </button>
-              </div>
-            ) : null}
-            <button
-              type="button"
-              className="service-result-button"
-              onClick={() => download(toCsvBlob(table.columns, table.rows), csvFileName(title))}
-            >
-              {labels.downloadCsv}
-            </button>
-          </div>
+          <ResultToolbar
+            view={vegaSpec ? view : undefined}
+            setView={setView}
+            table={table}
+            title={title}
+            labels={labels}
+          />
           {showChart && initialTable ? (
             <ResultChart
               spec={vegaSpec!}

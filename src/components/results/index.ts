@@ -8,7 +8,7 @@ export { SqlToolView } from './SqlToolView';
 export type { SqlToolViewProps } from './SqlToolView';
 export type { ColumnFormats } from './column-hints';
 export { ResultTable, DEFAULT_MAX_TABLE_ROWS } from './ResultTable';
-export type { ResultTableProps } from './ResultTable';
+export type { ResultTableProps, ResultTableSort } from './ResultTable';
 export { ResultChart } from './ResultChart';
 export type { ResultChartProps } from './ResultChart';
 export { DEFAULT_CHART_LIMITS } from './chart-limits';

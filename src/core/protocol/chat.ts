@@ -1,6 +1,6 @@
 /**
- * The Chat API: request body, stream lines and their sentinels (service-interface 2.8, 4.4, 7;
- * service-behaviour 1). The single home of these rules: the chat client, the thread store, the
+ * The Chat API: request body, stream lines and their sentinels (docs/protocol.md 2.8,
+ * 4.4, 7; behaviour 1). The single home of these rules: the chat client, the thread store, the
  * server's chat proxy and the emulator all read them from here.
  *
  * Stream lines are checked by hand rather than with a schema: this runs once per streamed line,
@@ -21,14 +21,14 @@ export const STREAMING_IN_PROGRESS = 'Streaming for thread is in progress';
 /**
  * Error text (HTTP 403) of an API key sent to the deployment form of the chat endpoint
  * (`.../deployments/{deploymentId}/chat/stream-chat-state`), which accepts only the deployment
- * token (service-behaviour 1).
+ * token (behaviour 1).
  */
 export const AGENT_ID_REQUIRED_FOR_API_KEY = 'agentId is required for Api-Key authentication';
 
 /** Non-ephemeral external users per account that the Chat API will provision (8). */
 export const MAX_NON_EPHEMERAL_CHAT_USERS = 10_000;
 
-/** Reserved stream message ids (2.8, service-behaviour 1). */
+/** Reserved stream message ids (2.8, behaviour 1). */
 export const SENTINEL_IDS = {
   cutoff: '__cutoff__',
   state: '__state__',
@@ -106,9 +106,9 @@ export interface SessionSettings {
   isEphemeral?: boolean;
   /** Lifetime of an ephemeral user in seconds; default one week. */
   ephemeralTtlSeconds?: number;
-  /** IANA time zone (service-behaviour 1). */
+  /** IANA time zone (behaviour 1). */
   timezone?: string;
-  /** Lets the chat author workspace content (service-behaviour 1). */
+  /** Lets the chat author workspace content (behaviour 1). */
   allowChatWorkspaceAuthoring?: boolean;
 }
 
@@ -230,7 +230,7 @@ export interface AbortRequest {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Stream lines (2.8, 4.4, service-behaviour 1)
+// Stream lines (2.8, 4.4, behaviour 1)
 
 /** A tool use carried by a stream message; `input` and `result` are JSON text (2.8). */
 export interface ToolCallWire {
@@ -288,7 +288,7 @@ export interface CutoffLine {
 
 /**
  * Thread snapshot near the end of a stream. `messages` may be in a foreign serialisation
- * (service-behaviour 1), so it stays `unknown[]`: never rely on its shape.
+ * (behaviour 1), so it stays `unknown[]`: never rely on its shape.
  */
 export interface StateLine {
   /** The sentinel id of this line. */
@@ -297,7 +297,7 @@ export interface StateLine {
   role?: 'assistant';
   /** The thread's state as the service holds it. */
   state: {
-    /** The thread's messages, possibly in a foreign serialisation (service-behaviour 1): never rely on their shape. */
+    /** The thread's messages, possibly in a foreign serialisation (behaviour 1): never rely on their shape. */
     messages?: unknown[];
     [key: string]: unknown;
   };
@@ -307,7 +307,7 @@ export interface StateLine {
   sort?: number;
 }
 
-/** Ends a stream that was aborted (service-behaviour 1). */
+/** Ends a stream that was aborted (behaviour 1). */
 export interface AbortedLine {
   /** The sentinel id of this line. */
   id: '__aborted__';
@@ -319,7 +319,7 @@ export interface AbortedLine {
   error: string;
 }
 
-/** The server restarted: resend the same body to resume (service-behaviour 1). */
+/** The server restarted: resend the same body to resume (behaviour 1). */
 export interface SuspendedLine {
   /** The sentinel id of this line. */
   id: '__suspended__';
@@ -335,7 +335,7 @@ export interface SuspendedLine {
   error: string;
 }
 
-/** Token usage of the request; always the last line (service-behaviour 1). */
+/** Token usage of the request; always the last line (behaviour 1). */
 export interface Usage {
   /** The models the answer used. */
   models: string[];
@@ -353,7 +353,7 @@ export interface Usage {
   totalTokens: number;
 }
 
-/** Last line of every stream (service-behaviour 1). */
+/** Last line of every stream (behaviour 1). */
 export interface UsageLine {
   /** The sentinel id of this line, always the last of a response. */
   id: '__usage__';
@@ -369,11 +369,11 @@ export interface ErrorLine {
   error: string;
 }
 
-/** Authentication failure: a JSON-RPC 2.0 error object as the whole HTTP 200 body (service-behaviour 1). */
+/** Authentication failure: a JSON-RPC 2.0 error object as the whole HTTP 200 body (behaviour 1). */
 export interface RpcErrorLine {
   /** The JSON-RPC version, `2.0`. */
   jsonrpc: string;
-  /** Treated as an authentication failure whatever its fields hold (service-behaviour 1). */
+  /** Treated as an authentication failure whatever its fields hold (behaviour 1). */
   error: {
     /** The JSON-RPC error code, such as `-32001`; `rpcErrorOf` reads a missing one as `NaN`. */
     code: number;
@@ -451,7 +451,7 @@ export type ClassifiedLine =
 
 /**
  * The `{ code, message }` of a JSON-RPC error object, the service's answer to a refused chat
- * credential (service-behaviour 1), or `undefined` when `value` is not one. Any such object means
+ * credential (behaviour 1), or `undefined` when `value` is not one. Any such object means
  * an authentication failure whatever its fields hold, so missing fields get stand-ins: `code`
  * `NaN`, `message` `'Unauthorized'`.
  */
@@ -501,7 +501,7 @@ function messageProblem(value: Record<string, unknown>): string | undefined {
 type SentinelId = (typeof SENTINEL_IDS)[keyof typeof SENTINEL_IDS];
 
 /**
- * Per sentinel id (2.8, service-behaviour 1): its kind, the field that makes it, and that field's
+ * Per sentinel id (2.8, behaviour 1): its kind, the field that makes it, and that field's
  * test. Literal keys, checked against {@link SENTINEL_IDS} by the type, keep this table free of
  * side effects, so bundles that never classify lines drop it.
  */

@@ -1,5 +1,5 @@
 /**
- * Bodies of the data API on `{data_url}` (interface §4.5, behaviour §3): the SQL stream of
+ * Bodies of the data API on `{data_url}` (docs/protocol.md §4.5, behaviour §3): the SQL stream of
  * `/v1/cubesql`, the JSON query of `/v1/load` (single and multi), `/v1/meta`, and the answers that
  * are not data (`Continue wait`, user errors, token refusals).
  *
@@ -91,26 +91,6 @@ export type CubeSqlCell = string | null;
 
 /** A row: one cell per column of the schema, in schema order. */
 export type CubeSqlRow = CubeSqlCell[];
-
-/** First line of the stream. */
-export interface CubeSqlSchemaLine {
-  /** The columns, in order. */
-  schema: CubeSqlColumn[];
-  /** ISO time of the last refresh of the data, when known. */
-  lastRefreshTime?: string;
-}
-
-/** A following line: one or more rows. */
-export interface CubeSqlDataLine {
-  /** A batch of rows. */
-  data: CubeSqlRow[];
-}
-
-/** An error line; may arrive after the schema and data lines started. */
-export interface CubeSqlErrorLine {
-  /** The service's message. */
-  error: string;
-}
 
 /** One line of the SQL stream, classified by `classifyCubeSqlLine`. */
 export type CubeSqlLine =
@@ -290,19 +270,6 @@ export interface LoadQuery {
   /** IANA time zone for time dimensions. Default: UTC. */
   timezone?: string;
 }
-
-/** Body of `/v1/load`: one query, or several with `queryType: 'multi'`. */
-export type LoadRequest =
-  | {
-      /** The one query to run. */
-      query: LoadQuery;
-    }
-  | {
-      /** The queries to run; their results come back in the same order. */
-      query: LoadQuery[];
-      /** Marks the body as several queries; the answer is then `{ queryType, results }`. */
-      queryType: 'multi';
-    };
 
 /** A row of a load result: member name to value, values as strings (`null` for SQL `NULL`). */
 export type LoadRow = Record<string, string | number | boolean | null>;

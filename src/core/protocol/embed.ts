@@ -1,6 +1,6 @@
 /**
  * Embed messaging: the browser `postMessage` protocol between a host page and an embedded surface
- * (service-interface 6.1 to 6.3; service-behaviour 2). The single home of its rules: the embed
+ * (docs/protocol.md 6.1 to 6.3; behaviour 2). The single home of its rules: the embed
  * channel, the embed URL builder, the React components and the emulator's embed pages all read
  * them from here, in both directions (hosts validate events and build actions, the emulator
  * validates actions and builds events).
@@ -176,7 +176,7 @@ export interface ErrorPayload {
 }
 
 /**
- * `service:event:session-expiring` (service-behaviour 2, payload our choice where the service
+ * `service:event:session-expiring` (behaviour 2, payload our choice where the service
  * publishes none): the embed's session ends soon. The host answers with
  * `service:action:set-session` and a new session, and the page carries on without reloading. Sent
  * some minutes ahead (at most 30); older embeds never send it, and hosts must not need it.
@@ -186,7 +186,7 @@ export interface SessionExpiringPayload {
   expiresAt?: number;
 }
 
-/** Payload of each known event type (6.2, then service-behaviour 2). */
+/** Payload of each known event type (6.2, then behaviour 2). */
 export interface EmbedEventPayloads {
   /** The embed authenticated and mounted: once per session, the first event. */
   'service:event:ready': ReadyPayload;
@@ -235,7 +235,7 @@ export type UnknownEmbedEvent = EmbedEventEnvelope<`service:event:${string}`, { 
 export type AnyEmbedEvent = EmbedEvent | UnknownEmbedEvent;
 
 // ---------------------------------------------------------------------------------------------
-// Action payloads (6.3; service-behaviour 2)
+// Action payloads (6.3; behaviour 2)
 
 /** Color schemes of `set-color-scheme`; `auto` follows the operating system's preference. */
 export type ColorScheme = 'light' | 'dark' | 'auto';
@@ -301,14 +301,14 @@ export interface NavigateActionPayload {
 /** `service:action:refresh`: re-run the queries. Takes no payload (sent as `{}`). */
 export type RefreshPayload = Record<string, never>;
 
-/** `service:action:set-timezone` (service-behaviour 2): switch the time zone. */
+/** `service:action:set-timezone` (behaviour 2): switch the time zone. */
 export interface SetTimezonePayload {
   /** IANA time zone name, for example `Asia/Tokyo`. */
   timezone: string;
 }
 
 /**
- * `service:action:set-session` (service-behaviour 2): a new session for the page, renewing it in
+ * `service:action:set-session` (behaviour 2): a new session for the page, renewing it in
  * place. The page exchanges it as a load would (single use, within 5 minutes, the same tenant and
  * viewer, the same surface) and keeps its state. It answers with `service:event:ready` (once per
  * session) when it took the session, and with `service:event:error` whose `context` is `session`
@@ -319,7 +319,7 @@ export interface SetSessionPayload {
   sessionId: string;
 }
 
-/** Payload of each action type (6.3; service-behaviour 2). */
+/** Payload of each action type (6.3; behaviour 2). */
 export interface EmbedActionPayloads {
   /** Switch the colour scheme. */
   'service:action:set-color-scheme': SetColorSchemePayload;
@@ -355,9 +355,9 @@ export type EmbedAction = { [T in EmbedActionType]: EmbedActionOf<T> }[EmbedActi
 export type UnknownEmbedAction = EmbedActionEnvelope<`service:action:${string}`, { [key: string]: unknown }>;
 
 // ---------------------------------------------------------------------------------------------
-// Locales and time zones (service-behaviour 2)
+// Locales and time zones (behaviour 2)
 
-/** Locales the embed ships (service-behaviour 2); the first is the default. */
+/** Locales the embed ships (behaviour 2); the first is the default. */
 export const SUPPORTED_LOCALES = [
   'en-US',
   'de-DE',
@@ -380,7 +380,7 @@ export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
 export const DEFAULT_LOCALE: SupportedLocale = 'en-US';
 
 /**
- * Resolves a requested locale to one the embed ships (service-behaviour 2): an exact match
+ * Resolves a requested locale to one the embed ships (behaviour 2): an exact match
  * (case-insensitive, `_` read as `-`) wins; otherwise a short code (`es`) or an unshipped variant
  * (`es-AR`) resolves to the first shipped locale of that language (`es-ES`); anything else, or
  * nothing, resolves to `en-US`.
@@ -415,7 +415,7 @@ export function isTimeZone(value: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Filter and time grain URL parameters (service-behaviour 2; 6.3 set-filter)
+// Filter and time grain URL parameters (behaviour 2; 6.3 set-filter)
 
 /** Prefix of a preset filter URL parameter: `f_<view>.<dimension>=<JSON>`. */
 export const FILTER_PARAMETER_PREFIX = 'f_';
@@ -613,7 +613,7 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
 };
 
 /**
- * Every known event type, in the order of 6.2, then those of service-behaviour 2: the keys of the
+ * Every known event type, in the order of 6.2, then those of behaviour 2: the keys of the
  * rules, so the two never drift apart.
  */
 export const EMBED_EVENT_TYPES: readonly [
@@ -628,7 +628,7 @@ export const EMBED_EVENT_TYPES: readonly [
   'service:event:session-expiring',
 ] = /*#__PURE__*/ Object.keys(eventPayloadRules) as never;
 
-/** Every action type, in the order of 6.3, then those of service-behaviour 2 (the keys of the rules). */
+/** Every action type, in the order of 6.3, then those of behaviour 2 (the keys of the rules). */
 export const EMBED_ACTION_TYPES: readonly [
   'service:action:set-color-scheme',
   'service:action:set-theme',
@@ -726,7 +726,7 @@ export function isEmbedAction(value: unknown): value is EmbedAction {
   return parseEmbedAction(value).kind === 'known';
 }
 
-/** True when `type` names an event type this version knows (6.2, service-behaviour 2). Checks the name only. */
+/** True when `type` names an event type this version knows (6.2, behaviour 2). Checks the name only. */
 export function isEmbedEventType(type: string): type is EmbedEventType {
   return Object.hasOwn(eventPayloadRules, type);
 }

@@ -80,7 +80,7 @@ export type BrowserChatRequest = Pick<ChatRequest, (typeof BROWSER_CHAT_FIELDS)[
 export interface HandlerErrorBody {
   /** What went wrong, for people. */
   error: string;
-  /** Stable, machine-readable code. */
+  /** Stable, machine-readable code: one of `ServiceErrorCodes`, or the host's own given to `refuseSession`. */
   code: string;
   /** Problems of an invalid request (always for the browser's own input; server-side ones only with details on). */
   problems?: readonly string[];
@@ -91,4 +91,36 @@ export interface HandlerErrorBody {
 /** True for a route's error body: an object with string `error` and `code`. */
 export function isHandlerErrorBody(value: unknown): value is HandlerErrorBody {
   return isRecord(value) && typeof value.error === 'string' && typeof value.code === 'string';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The data-token route
+// ---------------------------------------------------------------------------------------------
+
+/** Where `fetchDataToken` asks by default: the host's route made with `createDataTokenHandler`. */
+export const DEFAULT_DATA_TOKEN_ROUTE = '/api/data-token';
+
+/** The answer of the data-token route: a data API JWT for the viewer and when it expires. */
+export interface DataTokenResponse {
+  /** The JWT, sent raw in the data API's `Authorization` header. */
+  token: string;
+  /** When the token stops being valid, epoch milliseconds (its `exp` claim). */
+  expiresAt: number;
+}
+
+/**
+ * Checks a data-token route's answer: a non-empty `token` string and, when present, a finite
+ * `expiresAt`. Routes written before `createDataTokenHandler` answer `{ token }` alone: their
+ * `expiresAt` is `undefined`, and the token is asked for again for every request.
+ */
+export function parseDataTokenResponse(
+  value: unknown,
+): ValidationResult<Pick<DataTokenResponse, 'token'> & Partial<Pick<DataTokenResponse, 'expiresAt'>>> {
+  if (!isRecord(value) || typeof value.token !== 'string' || value.token.trim() === '')
+    return { ok: false, problems: ['token: must be the data API token, a non-empty string'] };
+  const { token, expiresAt } = value;
+  if (expiresAt === undefined) return { ok: true, value: { token } };
+  if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt))
+    return { ok: false, problems: ['expiresAt: must be epoch milliseconds'] };
+  return { ok: true, value: { token, expiresAt } };
 }

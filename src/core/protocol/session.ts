@@ -1,5 +1,5 @@
 /**
- * The embed session request (`POST {base_url}/api/v1/embed/generate-session`, interface §2.7 and
+ * The embed session request (`POST {base_url}/api/v1/embed/generate-session`, docs/protocol.md §2.7 and
  * §4.2, behaviour §4): its types, the stateless rules as one validator, and the texts and limits
  * that the server-side rules (§4.2 rules 1, 2, 4; §7; §8) are stated in.
  *
@@ -12,6 +12,7 @@
  */
 import * as v from 'valibot';
 import type { EmbedTheme } from './embed';
+import type { ServiceErrorCode } from './error-codes';
 import { isRecord, type ValidationResult } from './shared';
 
 /** The theme type lives with the `set-theme` action (one home); re-exported for session users. */
@@ -68,7 +69,7 @@ export const SESSION_ERROR_CODES = {
   groupsNotFound: 'groups_not_found',
   /** `CANNOT_CHANGE_TYPE`: an attribute definition changes an existing type; nothing was upserted. */
   cannotChangeType: 'cannot_change_type',
-} as const;
+} as const satisfies { readonly [name: string]: ServiceErrorCode };
 
 /** One of {@link SESSION_ERROR_CODES}. */
 export type SessionErrorCode = (typeof SESSION_ERROR_CODES)[keyof typeof SESSION_ERROR_CODES];
@@ -254,12 +255,6 @@ export interface SessionRequest {
 /** Response of generate-session: a single-use id for the embed URL, exchanged within 5 minutes. */
 export interface SessionResponse {
   /** The session id: single-use, exchanged within 5 minutes. */
-  sessionId: string;
-}
-
-/** Body of `POST /api/v1/embed/session/revoke` (behaviour §4): answers 204 whether or not it existed. */
-export interface RevokeSessionRequest {
-  /** The session to revoke. */
   sessionId: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Tool payloads of the analyst agent (2.8, 7, service-behaviour 1): `serviceMeta`,
+ * Tool payloads of the analyst agent (docs/protocol.md 2.8, 7, behaviour 1): `serviceMeta`,
  * `serviceSqlApi`, the older result shape that some documentation still shows, and tool errors.
  * Tool inputs and results arrive as JSON text; {@link parseToolCall} reads them once and never
  * throws: a parse failure becomes an error state for the UI to show.
@@ -18,7 +18,7 @@ export const SERVICE_SQL_API_TOOL = 'serviceSqlApi';
 export const SQL_RESULT_ROW_LIMIT = 100;
 
 /**
- * The service's official default chart style (service-behaviour 1): font, colour of labels and
+ * The service's official default chart style (behaviour 1): font, colour of labels and
  * titles, and the category palette, in order. For `vegaSpec` charts that bring no style of their own.
  */
 export const DEFAULT_CHART_STYLE: {
@@ -86,12 +86,6 @@ export interface MetaSearchCube {
   members: MetaSearchMember[];
 }
 
-/** Input of `serviceMeta` (2.8). */
-export interface ServiceMetaInput {
-  /** What the agent searched the model for. */
-  searchQuery: string;
-}
-
 /** Result of `serviceMeta` (2.8). */
 export interface ServiceMetaResult {
   /** Views and members that matched. */
@@ -120,7 +114,7 @@ export interface ServiceSqlApiInput {
 export interface SqlColumn {
   /** Column name. */
   name: string;
-  /** The column's type as the service names it, such as `Int64`, `Double` or `Timestamp` (service-behaviour 1). */
+  /** The column's type as the service names it, such as `Int64`, `Double` or `Timestamp` (behaviour 1). */
   column_type: string;
 }
 

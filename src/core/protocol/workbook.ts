@@ -1,10 +1,11 @@
 /**
- * Workbooks and dashboards of the management API (interface §2.1–2.6), the workbook upsert by slug
+ * Workbooks and dashboards of the management API (docs/protocol.md §2.1–2.6), the workbook upsert by slug
  * (§3, §4.1), cursor-paginated lists (§4.3, §4.6, behaviour §4) and the management error body (§7).
  *
  * @module
  */
 import * as v from 'valibot';
+import type { ServiceErrorCode } from './error-codes';
 import { issuesToProblems, type ValidationResult } from './session';
 import { isRecord } from './shared';
 
@@ -802,7 +803,7 @@ export function isListPage(value: unknown): value is ListPage<unknown> {
 // ---------------------------------------------------------------------------------------------
 
 /** `code` of the 409 answered when the upsert's create/update branch changed concurrently; retry. */
-export const UPSERT_BRANCH_CHANGED = 'upsert_branch_changed';
+export const UPSERT_BRANCH_CHANGED = 'upsert_branch_changed' satisfies ServiceErrorCode;
 
 /** Error body of the management API: `{ error }`, plus `code` where the interface names one. */
 export interface ManagementErrorBody {

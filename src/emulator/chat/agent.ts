@@ -1,7 +1,7 @@
 /**
  * The scripted analyst agent of the emulator (agent `1`): it recognises a few intents in the
  * user's input by keywords and answers each with the full sequence of the live service
- * (service-interface 2.8, 4.4; service-behaviour 1): reasoning in small `thinking` deltas, a
+ * (protocol 2.8, 4.4; behaviour 1): reasoning in small `thinking` deltas, a
  * `serviceMeta` search with results from the real metadata of `data/model.ts`, a `serviceSqlApi`
  * call whose SQL really runs on DuckDB with the caller's row-level security (values as strings, at
  * most 100 rows, the true `totalRows`, a Vega-Lite v5 spec without data in the official default
@@ -205,7 +205,7 @@ export function membersMatching(searchQuery: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // Charts (Vega-Lite v5, no data)
 
-/** Vega-Lite `config` of the official default chart style (service-behaviour 1). */
+/** Vega-Lite `config` of the official default chart style (behaviour 1). */
 export function chartConfig(): Record<string, unknown> {
   return defaultChartConfig();
 }

@@ -1,6 +1,6 @@
 /**
- * The sentinel lines of a chat stream as the service writes them (service-interface 2.8,
- * service-behaviour 1), typed by the protocol layer, plus the foreign serialisation of the thread
+ * The sentinel lines of a chat stream as the service writes them (protocol 2.8,
+ * behaviour 1), typed by the protocol layer, plus the foreign serialisation of the thread
  * that `__state__` carries.
  *
  * @module
@@ -84,7 +84,7 @@ function parseJson(text: string | undefined): unknown {
 }
 
 /**
- * The thread in the foreign serialisation (service-behaviour 1: clients must tolerate it): the
+ * The thread in the foreign serialisation (behaviour 1: clients must tolerate it): the
  * user's inputs as `HumanMessage`, tool calls as an `AIMessage` with `tool_calls` followed by a
  * `ToolMessage` with the result, answers as `AIMessage`. Reasoning-only messages are left out,
  * as the service's agent state keeps no reasoning.

@@ -1,5 +1,5 @@
 /**
- * Threads and runs of the emulator's Chat API (service-interface 3 "Chat thread streaming").
+ * Threads and runs of the emulator's Chat API (protocol 3 "Chat thread streaming").
  *
  * A run is the agent answering one input (one `messageId`). It produces its lines on its own
  * schedule whether or not anyone listens, like the service: a client that disconnects leaves the

@@ -10,7 +10,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
-/** NDJSON content type of chat answers (service-behaviour 1 also allows `application/json`). */
+/** NDJSON content type of chat answers (behaviour 1 also allows `application/json`). */
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8';
 
 /** Writes the lines of one response. */

@@ -1,5 +1,5 @@
 /**
- * Who a chat request acts as (service-interface 2.8, 3, 5 rules 4 and 5, 8): the chat user is
+ * Who a chat request acts as (protocol 2.8, 3, 5 rules 4 and 5, 8): the chat user is
  * provisioned from `sessionSettings` with an API key, or from the deployment token's claims, and
  * everything the agent queries runs with that user's row-level security.
  *

@@ -170,7 +170,7 @@ export interface EmbedPageWidgetState {
   exportable: boolean;
 }
 
-/** The `show...=false` switches of the URL (service-behaviour 2): `true` means shown. */
+/** The `show...=false` switches of the URL (behaviour 2): `true` means shown. */
 export interface EmbedSwitches {
   header: boolean;
   title: boolean;

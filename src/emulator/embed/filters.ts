@@ -1,6 +1,6 @@
 /**
- * Dashboard filters and time grains of embed URLs and of `set-filter` (service-behaviour 2,
- * service-interface 6.3), turned into `/v1/load` queries. Runs in the page script (and in unit
+ * Dashboard filters and time grains of embed URLs and of `set-filter` (behaviour 2,
+ * protocol 6.3), turned into `/v1/load` queries. Runs in the page script (and in unit
  * tests); no Node, no DOM.
  *
  * - `f_<view>.<dimension>=<JSON>`: the JSON is `{"value": ...}` with an optional `operator` (default

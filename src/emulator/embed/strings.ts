@@ -2,7 +2,7 @@
  * The words of the emulator's embed pages, per locale. Shared by the server (error pages are
  * rendered before any script runs) and the page script.
  *
- * The emulator translates into `en-US` and `de-DE`; every other shipped locale (service-behaviour
+ * The emulator translates into `en-US` and `de-DE`; every other shipped locale (behaviour
  * 2, `SUPPORTED_LOCALES`) keeps English words but formats numbers and dates in its own locale.
  * Which locale a request gets is decided by `resolveLocale` of the protocol, never here.
  *

@@ -1,5 +1,5 @@
 /**
- * The Chat API (service-interface 2.8, 3, 4.4, 5, 7, 8; service-behaviour 1), answered by the
+ * The Chat API (protocol 2.8, 3, 4.4, 5, 7, 8; behaviour 1), answered by the
  * scripted analyst of `chat/agent.ts`.
  *
  * Endpoints (below `{url}/api/v1/public`):

@@ -1,5 +1,5 @@
 /**
- * The embed pages (service-interface 5 rule 8, 6; service-behaviour 2), on the emulator's own
+ * The embed pages (protocol 5 rule 8, 6; behaviour 2), on the emulator's own
  * origin, exactly where the service serves them:
  *
  * | path | surface |

@@ -82,6 +82,7 @@ import {
   pruneExpiredExternalUsers,
   type EmbedSession,
   type EmbedTenant,
+  type EmulatorState,
   type ExternalUser,
   type InternalUser,
   type StoredAttributeValue,
@@ -299,7 +300,41 @@ function provisionExternalUser(
   const tenantName = request.embedTenantName ?? context.world.accountName;
   const tenant = isAccountTenant ? undefined : state.embedTenants.get(tenantName);
   const scoped = request.creatorMode === true && !isAccountTenant;
+  checkNames(state, tenant, tenantName, scoped, request);
 
+  // 8: the limit counts live external users of the whole account.
+  pruneExpiredExternalUsers(state, now);
+  const key = externalUserKey(tenantName, request.externalId);
+  if (!state.externalUsers.has(key) && state.externalUsers.size >= MAX_EXTERNAL_USERS) {
+    const message = `External user limit reached: the account already has ${MAX_EXTERNAL_USERS.toLocaleString('en-US')} external users`;
+    throw rejected(403, message, [message]);
+  }
+
+  // Every rule passed: apply, with no await in between.
+  let tenantRecord: EmbedTenant | undefined = tenant;
+  if (!isAccountTenant && !tenantRecord) {
+    tenantRecord = { name: tenantName, createdAt: now, groups: new Map(), attributeDefinitions: new Map() };
+    state.embedTenants.set(tenantName, tenantRecord);
+  }
+  const profileName = request.embedTenantProfile?.displayName;
+  if (tenantRecord && profileName !== undefined && profileName !== tenantRecord.displayName)
+    tenantRecord.displayName = profileName;
+  if (scoped && tenantRecord) upsertTenantDefinitions(state, tenantRecord, request);
+  return { user: upsertExternalUser(state, key, tenantName, request, now), tenantName };
+}
+
+/**
+ * The name rules of 4.2 (1, 2, 4, 5): the attribute and group names of the request against the
+ * catalog they resolve in (overlaid with the request's own definitions), and the attribute
+ * values against their types. Throws the first failing category; writes nothing.
+ */
+function checkNames(
+  state: EmulatorState,
+  tenant: EmbedTenant | undefined,
+  tenantName: string,
+  scoped: boolean,
+  request: SessionRequest,
+): void {
   // Catalogs the names resolve against (4.2 rules 1-2), overlaid with this request's definitions.
   const attributeTypes = new Map<string, UserAttributeType>();
   const groupNames = new Set<string>();
@@ -347,57 +382,50 @@ function provisionExternalUser(
     ]);
   }
   if (typeMismatches.length > 0) throw rejected(400, typeMismatches[0]!, typeMismatches);
+}
 
-  // 8: the limit counts live external users of the whole account.
-  pruneExpiredExternalUsers(state, now);
-  const key = externalUserKey(tenantName, request.externalId);
-  if (!state.externalUsers.has(key) && state.externalUsers.size >= MAX_EXTERNAL_USERS) {
-    const message = `External user limit reached: the account already has ${MAX_EXTERNAL_USERS.toLocaleString('en-US')} external users`;
-    throw rejected(403, message, [message]);
-  }
-
-  // Every rule passed: apply, with no await in between.
-  let tenantRecord: EmbedTenant | undefined = tenant;
-  if (!isAccountTenant && !tenantRecord) {
-    tenantRecord = { name: tenantName, createdAt: now, groups: new Map(), attributeDefinitions: new Map() };
-    state.embedTenants.set(tenantName, tenantRecord);
-  }
-  const profileName = request.embedTenantProfile?.displayName;
-  if (tenantRecord && profileName !== undefined && profileName !== tenantRecord.displayName)
-    tenantRecord.displayName = profileName;
-  if (scoped && tenantRecord) {
-    for (const definition of request.groupDefinitions ?? []) {
-      const existing = tenantRecord.groups.get(definition.name);
-      if (!existing) {
-        tenantRecord.groups.set(definition.name, {
-          id: state.nextId('group'),
-          name: definition.name,
-          description: definition.description,
-        });
-      } else if (definition.description !== undefined && definition.description !== existing.description) {
-        existing.description = definition.description;
-      }
-    }
-    for (const definition of request.userAttributeDefinitions ?? []) {
-      const existing = tenantRecord.attributeDefinitions.get(definition.name);
-      if (!existing) {
-        tenantRecord.attributeDefinitions.set(definition.name, {
-          id: state.nextId('attribute'),
-          name: definition.name,
-          type: definition.type,
-          displayName: definition.displayName,
-          description: definition.description,
-          defaultValue: definition.defaultValue,
-        });
-        continue;
-      }
-      for (const field of ['displayName', 'description', 'defaultValue'] as const) {
-        const value = definition[field];
-        if (value !== undefined && value !== existing[field]) existing[field] = value;
-      }
+/** Creator mode: the request's group and attribute definitions, upserted into the embed tenant (4.2 rule 3). */
+function upsertTenantDefinitions(state: EmulatorState, tenant: EmbedTenant, request: SessionRequest): void {
+  for (const definition of request.groupDefinitions ?? []) {
+    const existing = tenant.groups.get(definition.name);
+    if (!existing) {
+      tenant.groups.set(definition.name, {
+        id: state.nextId('group'),
+        name: definition.name,
+        description: definition.description,
+      });
+    } else if (definition.description !== undefined && definition.description !== existing.description) {
+      existing.description = definition.description;
     }
   }
+  for (const definition of request.userAttributeDefinitions ?? []) {
+    const existing = tenant.attributeDefinitions.get(definition.name);
+    if (!existing) {
+      tenant.attributeDefinitions.set(definition.name, {
+        id: state.nextId('attribute'),
+        name: definition.name,
+        type: definition.type,
+        displayName: definition.displayName,
+        description: definition.description,
+        defaultValue: definition.defaultValue,
+      });
+      continue;
+    }
+    for (const field of ['displayName', 'description', 'defaultValue'] as const) {
+      const value = definition[field];
+      if (value !== undefined && value !== existing[field]) existing[field] = value;
+    }
+  }
+}
 
+/** The external user of `key`, created if new, with the request's email, profile, attributes and groups (4.2 rules 5-7). */
+function upsertExternalUser(
+  state: EmulatorState,
+  key: string,
+  tenantName: string,
+  request: SessionRequest & { externalId: string },
+  now: number,
+): ExternalUser {
   let user = state.externalUsers.get(key);
   if (!user) {
     user = {
@@ -423,7 +451,7 @@ function provisionExternalUser(
   if (request.groups !== undefined) user.groups = new Set(request.groups);
   if (request.securityContext !== undefined) user.securityContext = request.securityContext;
   user.updatedAt = now;
-  return { user, tenantName };
+  return user;
 }
 
 function isJsonContentType(header: string | undefined): boolean {

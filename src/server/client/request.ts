@@ -22,6 +22,7 @@ import {
   codeForStatus,
 } from '../../core/errors';
 import { checkOptions, httpError as readHttpError, isFilled } from '../../core/http';
+import type { ServiceErrorCode } from '../../core/protocol/error-codes';
 import { validateBody } from '../../core/protocol/management';
 import type { ScimPageParams } from '../../core/protocol/scim';
 import { isRecord, type ValidationResult } from '../../core/protocol/shared';
@@ -165,7 +166,7 @@ export interface Call {
   signal?: AbortSignal | undefined;
   idempotent?: boolean | undefined;
   /** Gives a stable code to a known error text of the endpoint. */
-  classify?: ((message: string) => string | undefined) | undefined;
+  classify?: ((message: string) => ServiceErrorCode | undefined) | undefined;
   /** For a list: read the first page only (a sort without cursor paging). */
   firstPageOnly?: boolean;
 }
@@ -344,8 +345,11 @@ export function createRequester(options: ServiceClientOptions): Requester {
     const serviceMessage = read.serviceMessage === undefined ? undefined : redact(read.serviceMessage);
     const body = redactDeep(read.body);
     const bodyCode = isRecord(body) && isFilled(body['code']) ? body['code'] : undefined;
+    // The body's own code is kept as sent, listed or not: the service's word for its failure.
     const code =
-      bodyCode ?? (serviceMessage === undefined ? undefined : call.classify?.(serviceMessage)) ?? codeForStatus(status);
+      (bodyCode as ServiceErrorCode | undefined) ??
+      (serviceMessage === undefined ? undefined : call.classify?.(serviceMessage)) ??
+      codeForStatus(status);
     return new ServiceHttpError(redact(read.message), {
       status,
       code,

@@ -14,6 +14,7 @@ import {
 } from '../../../src/components/embeds/parts';
 import { ServiceConfigError, ServiceError, ServiceHttpError, ServiceValidationError } from '../../../src/core/errors';
 import { createEmbedEvent } from '../../../src/core/protocol/embed';
+import type { ServiceErrorCode } from '../../../src/core/protocol/error-codes';
 
 afterEach(() => {
   cleanup();
@@ -52,7 +53,7 @@ const cases: [string, ServiceError, keyof EmbedLabels, boolean][] = [
   ['unauthorized', new ServiceHttpError('HTTP 401', { status: 401 }), 'errorUnavailable', false],
   ['forbidden', new ServiceHttpError('HTTP 403', { status: 403 }), 'errorUnavailable', false],
   ['not_found', new ServiceHttpError('HTTP 404', { status: 404 }), 'errorUnavailable', false],
-  ['an unknown code', new ServiceError('?', { code: 'something_new' }), 'errorOther', false],
+  ['an unknown code', new ServiceError('?', { code: 'something_new' as ServiceErrorCode }), 'errorOther', false],
 ];
 
 describe('the error state', () => {

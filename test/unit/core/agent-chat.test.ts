@@ -4,7 +4,7 @@
  * transcripts in awkward chunks, and against the live emulator for abort, reconnect, refusal
  * and reload.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   agentChatReducer,
   createAgentChat,
@@ -15,7 +15,7 @@ import {
 import { createChatClient, type ChatClientOptions } from '../../../src/core/chat-client';
 import { ServiceHttpError, StreamingInProgressError, ServiceConfigError } from '../../../src/core/errors';
 import { createThreadStore } from '../../../src/core/thread-store';
-import { ADMIN_API_KEY, fetchWithFaultOnce, startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { ADMIN_API_KEY, fetchWithFaultOnce } from '../../../src/emulator';
 import {
   createReplayFetch,
   TRANSCRIPTS,
@@ -23,6 +23,7 @@ import {
   type ReplayFetchOptions,
   type TranscriptName,
 } from '../../../src/testing';
+import { useEmulator } from '../../helpers/emulator';
 
 /** Every status the controller published, in order, without repeats. */
 function statuses(chat: AgentChat): AgentChatStatus[] {
@@ -193,13 +194,7 @@ describe('agentChatReducer', () => {
 });
 
 describe('createAgentChat against the emulator', () => {
-  let emulator: RunningEmulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ chatPace: 'instant' });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
+  const emulator = useEmulator({ chatPace: 'instant' });
 
   const alice = { externalId: 'alice@partner.test' };
   const makeChat = (clientOptions: Partial<ChatClientOptions> = {}, chatId?: string) => {

@@ -21,7 +21,7 @@ import {
   ServiceValidationError,
   StreamingInProgressError,
 } from '../../../src/core/errors';
-import { isMessageId, type CutoffLine, type StreamLine, type StreamMessage } from '../../../src/core/protocol/chat';
+import { isMessageId, type StreamLine, type StreamMessage } from '../../../src/core/protocol/chat';
 import {
   AGENT_PATH,
   HOLD,
@@ -33,6 +33,7 @@ import {
   type ChatServer,
   type ReplyStep,
 } from '../../helpers/chat-server';
+import { chatIdOf, collect } from '../../helpers/streams';
 
 let server: ChatServer;
 /** Reply of the next new input; reset after each test. */
@@ -58,12 +59,6 @@ function tokenClient(extra: Partial<Parameters<typeof createChatClient>[0]> = {}
   return createChatClient({ url: server.url, auth: { token: 'token-alice' }, resubscribe: fast, ...extra });
 }
 
-async function collect(lines: AsyncIterable<ChatStreamLine>): Promise<ChatStreamLine[]> {
-  const out: ChatStreamLine[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
-
 /** The lines yielded before the stream failed, and the error. */
 async function collectUntilError(
   lines: AsyncIterable<ChatStreamLine>,
@@ -75,12 +70,6 @@ async function collectUntilError(
     return { lines: out, error };
   }
   throw new Error(`expected the stream to fail; it ended after ${out.length} lines`);
-}
-
-function chatIdOf(lines: readonly ChatStreamLine[]): string {
-  const cutoff = lines.find((line): line is CutoffLine => line.id === '__cutoff__');
-  if (!cutoff) throw new Error('no __cutoff__ yielded');
-  return cutoff.state.chatId;
 }
 
 function ids(lines: readonly ChatStreamLine[]): string[] {
@@ -187,7 +176,7 @@ describe('auth and request (5, 2.8)', () => {
     expect(first.find((line) => 'role' in line && line.role === 'user')?.id).toBe(one?.messageId);
   });
 
-  it('4.4 stream() is an AsyncIterable<StreamLine> as DESIGN names it', () => {
+  it('4.4 stream() is an AsyncIterable<StreamLine>', () => {
     expectTypeOf(tokenClient().stream).returns.toExtend<AsyncIterable<StreamLine>>();
     expectTypeOf(tokenClient().abort).returns.toEqualTypeOf<Promise<void>>();
   });
@@ -244,7 +233,7 @@ describe('auth and request (5, 2.8)', () => {
   });
 });
 
-describe('stream lines (4.4, service-behaviour 1)', () => {
+describe('stream lines (4.4, behaviour 1)', () => {
   it('1 yields every line in order; invalid and malformed lines are reported and skipped', async () => {
     nextReply = [
       { id: 'm1', role: 'assistant', content: 'Hallo ', isDelta: true, sort: 2 },
@@ -415,7 +404,7 @@ describe('abort (4.4)', () => {
   });
 });
 
-describe('resubscribe (3, service-behaviour 1)', () => {
+describe('resubscribe (3, behaviour 1)', () => {
   it('3 resubscribe after a cut connection yields each line once (replay of the same lines)', async () => {
     server.fault({ type: 'cut', afterLines: 4 });
     const events: ResubscribeEvent[] = [];

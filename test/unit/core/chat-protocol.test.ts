@@ -25,7 +25,7 @@ import {
 } from '../../../src/core/protocol/tools';
 
 // ---------------------------------------------------------------------------------------------
-// Fixtures shaped like real traffic (service-behaviour 1)
+// Fixtures shaped like real traffic (behaviour 1)
 
 const CHAT_ID = 'a1b2c3d4-08d7-40b9-8b1c-e7e3a698647e';
 
@@ -277,8 +277,8 @@ describe('chat paths (4.4)', () => {
   });
 });
 
-describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
-  it('service-behaviour 1 example sequence: every line sorts by meaning', () => {
+describe('classifyStreamLine (2.8, behaviour 1)', () => {
+  it('behaviour 1 example sequence: every line sorts by meaning', () => {
     const lines = [
       { id: '__cutoff__', role: 'assistant', state: { isStreaming: false, chatId: CHAT_ID }, sort: 0 },
       {
@@ -341,13 +341,13 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
     expect(cutoff.kind === 'cutoff' && cutoff.line.state.chatId).toBe(CHAT_ID);
   });
 
-  it('service-behaviour 1 __cutoff__ needs state.chatId', () => {
+  it('behaviour 1 __cutoff__ needs state.chatId', () => {
     expect(kindOf({ id: '__cutoff__', state: { isStreaming: true, chatId: 'c' } })).toBe('cutoff');
     expect(kindOf({ id: '__cutoff__', state: { isStreaming: true } })).toBe('invalid');
     expect(kindOf({ id: '__cutoff__' })).toBe('invalid');
   });
 
-  it('service-behaviour 1 __state__ in a foreign serialisation is tolerated', () => {
+  it('behaviour 1 __state__ in a foreign serialisation is tolerated', () => {
     const line = {
       id: '__state__',
       role: 'assistant',
@@ -368,7 +368,7 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
     expect(kindOf({ id: '__state__' })).toBe('invalid');
   });
 
-  it('service-behaviour 1 __aborted__, __suspended__ and __usage__ sentinels', () => {
+  it('behaviour 1 __aborted__, __suspended__ and __usage__ sentinels', () => {
     expect(kindOf({ id: '__aborted__', type: 'abort', code: 'chat_aborted', error: 'Chat aborted by user' })).toBe(
       'aborted',
     );
@@ -400,7 +400,7 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
     expect(kindOf({ id: '__usage__', type: 'usage' })).toBe('invalid');
   });
 
-  it('service-behaviour 1 an error after streaming started is a line {"error"} with no other field', () => {
+  it('behaviour 1 an error after streaming started is a line {"error"} with no other field', () => {
     expect(classifyStreamLine({ error: 'Internal error' })).toEqual({
       kind: 'error',
       line: { error: 'Internal error' },
@@ -509,7 +509,7 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
     );
   });
 
-  it('service-behaviour 1 sentinels: isSentinelId tells them from message ids', () => {
+  it('behaviour 1 sentinels: isSentinelId tells them from message ids', () => {
     for (const id of Object.values(SENTINEL_IDS)) expect(isSentinelId(id)).toBe(true);
     expect(isSentinelId('__new_sentinel__')).toBe(true);
     for (const id of ['1732512345678-message', 'cdfe1a84', '____', '__x', 'x__', '_x_'])
@@ -517,7 +517,7 @@ describe('classifyStreamLine (2.8, service-behaviour 1)', () => {
   });
 });
 
-describe('parseToolCall (2.8, 7, service-behaviour 1)', () => {
+describe('parseToolCall (2.8, 7, behaviour 1)', () => {
   it('2.8 serviceMeta: a start line (no result) is running with its input parsed', () => {
     expect(parseToolCall({ name: 'serviceMeta', input: '{"searchQuery":"revenue trends"}' })).toEqual({
       status: 'running',
@@ -554,7 +554,7 @@ describe('parseToolCall (2.8, 7, service-behaviour 1)', () => {
     expect(SQL_RESULT_ROW_LIMIT).toBe(100);
   });
 
-  it('service-behaviour 1 older shape: input {query}, result rows as objects with an annotation', () => {
+  it('behaviour 1 older shape: input {query}, result rows as objects with an annotation', () => {
     const result = { data: [{ 'orders.month': '2024-01', 'orders.revenue': '10' }], annotation: { measures: {} } };
     const parsed = parseToolCall({
       name: 'serviceSqlApi',
@@ -637,7 +637,7 @@ describe('parseToolCall (2.8, 7, service-behaviour 1)', () => {
   });
 });
 
-describe('toResultTable (2.8, service-behaviour 1)', () => {
+describe('toResultTable (2.8, behaviour 1)', () => {
   it('2.8 serviceSqlApi: columns from schema with their types, rows from data, totalRows kept', () => {
     const result = sqlResult(3, 2400);
     const table = toResultTable({ kind: 'serviceSqlApi', value: result });
@@ -657,7 +657,7 @@ describe('toResultTable (2.8, service-behaviour 1)', () => {
     expect(table?.totalRows).toBe(250);
   });
 
-  it('service-behaviour 1 older shape renders as a table: columns in first-seen order, missing cells undefined', () => {
+  it('behaviour 1 older shape renders as a table: columns in first-seen order, missing cells undefined', () => {
     const table = toResultTable({
       kind: 'legacyQuery',
       value: {

@@ -188,6 +188,28 @@ describe('sql (/v1/cubesql)', () => {
     expect(requests.map((r) => r.authorization)).toEqual(['token-1', 'token-2', 'token-3']);
   });
 
+  it('5 a token function whose token is refused (401, 403) is asked again once, with { refresh: true }', async () => {
+    handlers.set('/cubejs-api/v1/cubesql', (req, res) =>
+      req.headers.authorization === 'fresh' ? res.end(ndjson(schemaLine)) : json(res, 401, { error: 'expired' }),
+    );
+    const asked: unknown[] = [];
+    await client({
+      token: (request) => {
+        asked.push(request);
+        return request.refresh ? 'fresh' : 'kept';
+      },
+    }).sql('SELECT 1');
+    expect(asked).toEqual([{ refresh: false }, { refresh: true }]);
+    expect(requests.map((r) => r.authorization)).toEqual(['kept', 'fresh']);
+
+    // Refused again: the ServiceAuthError, after two requests in all.
+    requests = [];
+    handlers.set('/cubejs-api/v1/meta', (_req, res) => json(res, 403, { error: INVALID_TOKEN }));
+    const error = await caught(client({ token: () => 'kept' }).meta());
+    expect(error).toMatchObject({ status: 403, code: 'unauthorized' });
+    expect(requests).toHaveLength(2);
+  });
+
   it('behaviour 3 the timezone is sent with the query', async () => {
     handlers.set('/cubejs-api/v1/cubesql', (_req, res) => res.end(ndjson(schemaLine)));
     await client().sql({ query: 'SELECT 1', timezone: 'Europe/Berlin' });

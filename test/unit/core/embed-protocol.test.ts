@@ -38,7 +38,7 @@ function action(type: string, payload: unknown, extra: Record<string, unknown> =
   return { source: 'service-embed', direction: 'action', type, payload, timestamp: T, ...extra };
 }
 
-/** A valid minimal payload per event type, and the doc example where service-behaviour 2 gives one. */
+/** A valid minimal payload per event type, and the doc example where behaviour 2 gives one. */
 const validEventPayloads: Record<EmbedEventType, unknown[]> = {
   'service:event:ready': [
     { embedTenant: 'acme', deploymentId: 42, mode: 'signed', surface: 'dashboard', publicId: 'a1b2c3d4' },
@@ -255,7 +255,7 @@ describe('embed protocol: envelope (6.1)', () => {
 });
 
 describe('embed protocol: events (6.2)', () => {
-  it('6.2 catalog: the eight event types, in order, then session-expiring (service-behaviour 2)', () => {
+  it('6.2 catalog: the eight event types, in order, then session-expiring (behaviour 2)', () => {
     expect(EMBED_EVENT_TYPES).toEqual([
       'service:event:ready',
       'service:event:view',
@@ -315,8 +315,8 @@ describe('embed protocol: events (6.2)', () => {
   });
 });
 
-describe('embed protocol: unknown events (service-behaviour 2)', () => {
-  it('service-behaviour 2: an unknown service:event:* with a valid envelope is "unknown", delivered as received', () => {
+describe('embed protocol: unknown events (behaviour 2)', () => {
+  it('behaviour 2: an unknown service:event:* with a valid envelope is "unknown", delivered as received', () => {
     for (const type of ['service:event:session-expired', 'service:event:session-renewed', 'service:event:x']) {
       const message = event(type, { expiresAt: 1 }, { surface: 'chat' });
       const result = parseEmbedEvent(message);
@@ -326,7 +326,7 @@ describe('embed protocol: unknown events (service-behaviour 2)', () => {
     }
   });
 
-  it('service-behaviour 2: parsing never throws, whatever arrives', () => {
+  it('behaviour 2: parsing never throws, whatever arrives', () => {
     const envelope = fc.record(
       {
         source: fc.oneof(fc.constant('service-embed'), fc.anything()),
@@ -353,7 +353,7 @@ describe('embed protocol: unknown events (service-behaviour 2)', () => {
     );
   });
 
-  it('service-behaviour 2: parsing survives cyclic payloads (structured clones may carry cycles)', () => {
+  it('behaviour 2: parsing survives cyclic payloads (structured clones may carry cycles)', () => {
     const payload: Record<string, unknown> = { path: '/' };
     payload.self = payload;
     expect(parseEmbedEvent(event('service:event:navigate', payload)).kind).toBe('known');
@@ -364,7 +364,7 @@ describe('embed protocol: unknown events (service-behaviour 2)', () => {
 });
 
 describe('embed protocol: actions (6.3)', () => {
-  it('6.3 catalog: the six actions, then set-timezone and set-session (service-behaviour 2)', () => {
+  it('6.3 catalog: the six actions, then set-timezone and set-session (behaviour 2)', () => {
     expect(EMBED_ACTION_TYPES).toEqual([
       'service:action:set-color-scheme',
       'service:action:set-theme',
@@ -470,8 +470,8 @@ describe('embed protocol: actions (6.3)', () => {
   });
 });
 
-describe('embed protocol: locales (service-behaviour 2)', () => {
-  it('service-behaviour 2: the twelve shipped locales, en-US the default', () => {
+describe('embed protocol: locales (behaviour 2)', () => {
+  it('behaviour 2: the twelve shipped locales, en-US the default', () => {
     expect(SUPPORTED_LOCALES).toEqual([
       'en-US',
       'de-DE',
@@ -511,11 +511,11 @@ describe('embed protocol: locales (service-behaviour 2)', () => {
     ['', 'en-US'],
     [undefined, 'en-US'],
     [null, 'en-US'],
-  ] as const)('service-behaviour 2: resolveLocale(%j) is %s', (input, expected) => {
+  ] as const)('behaviour 2: resolveLocale(%j) is %s', (input, expected) => {
     expect(resolveLocale(input)).toBe(expected);
   });
 
-  it('service-behaviour 2: resolveLocale always answers a shipped locale, and each shipped locale resolves to itself', () => {
+  it('behaviour 2: resolveLocale always answers a shipped locale, and each shipped locale resolves to itself', () => {
     for (const locale of SUPPORTED_LOCALES) expect(resolveLocale(locale)).toBe(locale);
     fc.assert(
       fc.property(fc.string(), (input) => {
@@ -535,13 +535,13 @@ describe('embed protocol: locales (service-behaviour 2)', () => {
   });
 });
 
-describe('embed protocol: filter parameters (service-behaviour 2, 6.3 set-filter)', () => {
+describe('embed protocol: filter parameters (behaviour 2, 6.3 set-filter)', () => {
   it('isMemberName: <view>.<dimension>', () => {
     for (const name of ['orders.status', 'orders_view.created_at', 'a.b.c']) expect(isMemberName(name)).toBe(true);
     for (const name of ['status', '.status', 'orders.', 'orders status.x', '']) expect(isMemberName(name)).toBe(false);
   });
 
-  it('service-behaviour 2: isFilterUrlParameter takes f_<view>.<dimension>=<JSON> joined by &, encoded or not', () => {
+  it('behaviour 2: isFilterUrlParameter takes f_<view>.<dimension>=<JSON> joined by &, encoded or not', () => {
     expect(isFilterUrlParameter('f_orders.status={"value":"completed"}')).toBe(true);
     expect(
       isFilterUrlParameter(`f_orders.status=${encodeURIComponent('{"value":"a&b"}')}&f_orders.n=%7B%22value%22%3A1%7D`),

@@ -36,18 +36,18 @@ function configError(run: () => unknown): ServiceConfigError {
   throw new Error('expected a ServiceConfigError');
 }
 
-describe('buildEmbedUrl: surfaces (service-behaviour 2)', () => {
-  it('service-behaviour 2 dashboard: /embed/dashboard/{publicId}?session={sessionId}', () => {
+describe('buildEmbedUrl: surfaces (behaviour 2)', () => {
+  it('behaviour 2 dashboard: /embed/dashboard/{publicId}?session={sessionId}', () => {
     expect(dashboard()).toBe(`${TENANT}/embed/dashboard/a1b2c3d4?session=${SESSION}`);
   });
 
-  it('service-behaviour 2 app: /embed/d/{deploymentId}/app?session={sessionId}', () => {
+  it('behaviour 2 app: /embed/d/{deploymentId}/app?session={sessionId}', () => {
     expect(buildEmbedUrl({ surface: 'app', tenantUrl: TENANT, sessionId: SESSION, deploymentId: 42 })).toBe(
       `${TENANT}/embed/d/42/app?session=${SESSION}`,
     );
   });
 
-  it('service-behaviour 2 chat: /embed/chat?sessionId={sessionId} (note sessionId)', () => {
+  it('behaviour 2 chat: /embed/chat?sessionId={sessionId} (note sessionId)', () => {
     expect(buildEmbedUrl({ surface: 'chat', tenantUrl: TENANT, sessionId: SESSION })).toBe(
       `${TENANT}/embed/chat?sessionId=${SESSION}`,
     );
@@ -139,8 +139,8 @@ describe('buildEmbedUrl: tenant origin (5 rule 1, 6.1)', () => {
   });
 });
 
-describe('buildEmbedUrl: parameters (service-behaviour 2)', () => {
-  it('service-behaviour 2 filters: a plain value becomes f_<view>.<dimension>={"value":...}, percent-encoded', () => {
+describe('buildEmbedUrl: parameters (behaviour 2)', () => {
+  it('behaviour 2 filters: a plain value becomes f_<view>.<dimension>={"value":...}, percent-encoded', () => {
     const url = dashboard({ filters: { 'orders.status': 'completed' } });
     expect(url).toBe(
       `${TENANT}/embed/dashboard/a1b2c3d4?session=${SESSION}&f_orders.status=%7B%22value%22%3A%22completed%22%7D`,
@@ -148,7 +148,7 @@ describe('buildEmbedUrl: parameters (service-behaviour 2)', () => {
     expect(new URL(url).searchParams.get('f_orders.status')).toBe('{"value":"completed"}');
   });
 
-  it('service-behaviour 2 filters: lists, numbers, booleans, conditions with an operator, and the list form', () => {
+  it('behaviour 2 filters: lists, numbers, booleans, conditions with an operator, and the list form', () => {
     const url = dashboard({
       filters: {
         'orders.city': ['Oslo', 'Bergen'],
@@ -177,7 +177,7 @@ describe('buildEmbedUrl: parameters (service-behaviour 2)', () => {
     ]);
   });
 
-  it('service-behaviour 2 filters: JSON is percent-encoded, spaces as %20 (never +), whatever the text', () => {
+  it('behaviour 2 filters: JSON is percent-encoded, spaces as %20 (never +), whatever the text', () => {
     expect(dashboard({ filters: { 'orders.city': 'New York' } })).toContain('%22New%20York%22');
     fc.assert(
       fc.property(
@@ -195,7 +195,7 @@ describe('buildEmbedUrl: parameters (service-behaviour 2)', () => {
     );
   });
 
-  it('service-behaviour 2 filters: malformed members and values are ServiceConfigErrors saying how to fix them', () => {
+  it('behaviour 2 filters: malformed members and values are ServiceConfigErrors saying how to fix them', () => {
     expect(configError(() => dashboard({ filters: { status: 'x' } })).message).toMatch(
       /"status" is not a member: write it as "<view>.<dimension>"/,
     );
@@ -224,7 +224,7 @@ describe('buildEmbedUrl: parameters (service-behaviour 2)', () => {
     );
   });
 
-  it('service-behaviour 2 time grains: tg_<view>.<dimension>=<granularity>', () => {
+  it('behaviour 2 time grains: tg_<view>.<dimension>=<granularity>', () => {
     const url = dashboard({
       timeGrains: { 'orders.created_at': 'month', 'orders.shipped_at': undefined, 'orders.fiscal': 'fiscal_quarter' },
     });
@@ -240,7 +240,7 @@ describe('buildEmbedUrl: parameters (service-behaviour 2)', () => {
     );
   });
 
-  it('service-behaviour 2 allowExport: only the literal true is sent', () => {
+  it('behaviour 2 allowExport: only the literal true is sent', () => {
     expect(dashboard({ allowExport: true })).toMatch(/&allowExport=true$/);
     expect(dashboard({ allowExport: false })).not.toMatch(/allowExport/);
     expect(dashboard({ allowExport: 'true' as never })).not.toMatch(/allowExport/);
@@ -249,7 +249,7 @@ describe('buildEmbedUrl: parameters (service-behaviour 2)', () => {
     ).toMatch(/allowExport=true/);
   });
 
-  it('service-behaviour 2 show...=false switches: only the literal false is sent', () => {
+  it('behaviour 2 show...=false switches: only the literal false is sent', () => {
     const url = dashboard({
       switches: {
         showDashboardHeader: false,
@@ -277,7 +277,7 @@ describe('buildEmbedUrl: parameters (service-behaviour 2)', () => {
     );
   });
 
-  it('service-behaviour 2 locale and timezone: a BCP-47 tag and an IANA zone', () => {
+  it('behaviour 2 locale and timezone: a BCP-47 tag and an IANA zone', () => {
     expect(parameters(dashboard({ locale: 'es-AR', timezone: 'America/Argentina/Buenos_Aires' })).slice(1)).toEqual([
       ['locale', 'es-AR'],
       ['timezone', 'America/Argentina/Buenos_Aires'],

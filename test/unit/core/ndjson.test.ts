@@ -91,7 +91,7 @@ const TRANSCRIPT = [
 ];
 
 describe('readNdjson', () => {
-  it('service-behaviour 1 Stream: yields one value per line of an NDJSON body', async () => {
+  it('behaviour 1 Stream: yields one value per line of an NDJSON body', async () => {
     const text = TRANSCRIPT.map((value) => JSON.stringify(value)).join('\n') + '\n';
     const { values, malformed } = await readAll([bytesOf(text)]);
     expect(values).toEqual(TRANSCRIPT);

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * service-behaviour 1 rules of the chat stream that the other core tests left without a test of
+ * behaviour 1 rules of the chat stream that the other core tests left without a test of
  * their own: the NDJSON body may be served as `application/json` or `text/plain` (not only
  * `application/x-ndjson`), and the JSON-RPC error object is recognised whatever the content type.
  * A real `node:http` server on 127.0.0.1 port 0 answers with a fixed transcript.
@@ -74,12 +74,12 @@ async function collect(base: string): Promise<ChatStreamLine[]> {
   return lines;
 }
 
-describe('service-behaviour 1 stream content types', () => {
+describe('behaviour 1 stream content types', () => {
   it.each([
     ['application/json', 'json'],
     ['text/plain', 'plain'],
   ])(
-    'service-behaviour 1: an NDJSON body served as %s is read line by line, to the final answer and usage',
+    'behaviour 1: an NDJSON body served as %s is read line by line, to the final answer and usage',
     async (_type, kind) => {
       const lines = await collect(`${url}/${kind}/transcript`);
       expect(lines.map((line) => line.id)).toEqual(TRANSCRIPT.map((line) => line.id));
@@ -95,12 +95,9 @@ describe('service-behaviour 1 stream content types', () => {
   it.each([
     ['application/json', 'json'],
     ['text/plain', 'plain'],
-  ])(
-    '7, service-behaviour 1: the JSON-RPC error object in a 200 served as %s is a ServiceAuthError',
-    async (_type, kind) => {
-      await expect(collect(`${url}/${kind}/auth-error`)).rejects.toSatisfy(
-        (error: unknown) => error instanceof ServiceAuthError,
-      );
-    },
-  );
+  ])('7, behaviour 1: the JSON-RPC error object in a 200 served as %s is a ServiceAuthError', async (_type, kind) => {
+    await expect(collect(`${url}/${kind}/auth-error`)).rejects.toSatisfy(
+      (error: unknown) => error instanceof ServiceAuthError,
+    );
+  });
 });

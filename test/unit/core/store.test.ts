@@ -2,21 +2,11 @@
  * The one store base of the core (`src/core/store.ts`): its listener set, its batching, and the
  * rule that every stateful object in `src/` is built on it rather than on a listener set of its own.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createNotifier, createSubscribable } from '../../../src/core/store';
-
-const SRC = join(import.meta.dirname, '../../../src');
-
-/** Every TypeScript source under `src/`, generated files left out. */
-function sources(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.includes('.generated.') ? [path] : [];
-  });
-}
+import { SRC, sourceFiles } from '../../helpers/sources';
 
 describe('createSubscribable', () => {
   it('calls each listener on notify until it unsubscribes, and its methods work unbound', () => {
@@ -66,7 +56,7 @@ describe('createNotifier', () => {
 
 describe('one store base', () => {
   it('no module of src/ but the store base keeps a listener set of its own', () => {
-    const offenders = sources()
+    const offenders = sourceFiles()
       .filter((path) => !path.endsWith(join('core', 'store.ts')))
       .filter((path) => /new Set<\s*\(\)\s*=>\s*void\s*>/.test(readFileSync(path, 'utf8')))
       .map((path) => relative(SRC, path));

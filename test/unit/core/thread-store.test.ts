@@ -40,7 +40,7 @@ const USAGE = {
   totalTokens: 20692,
 };
 
-/** The example sequence of service-behaviour 1, completed with a final answer. */
+/** The example sequence of behaviour 1, completed with a final answer. */
 const EXAMPLE = [
   { id: '__cutoff__', role: 'assistant', state: { isStreaming: false, chatId: CHAT_ID }, sort: 0 },
   {
@@ -143,7 +143,7 @@ describe('createThreadStore', () => {
     });
   });
 
-  it('service-behaviour 1 example sequence, applied line by line', () => {
+  it('behaviour 1 example sequence, applied line by line', () => {
     const store = createThreadStore();
     const seen: { status: string; ids: string[] }[] = [];
     for (const line of EXAMPLE) {
@@ -190,7 +190,7 @@ describe('createThreadStore', () => {
     expect(snapshot.finalAnswer?.content).toBe('Revenue grew 12% over six months.');
   });
 
-  describe('delta semantics (2.8, service-behaviour 1)', () => {
+  describe('delta semantics (2.8, behaviour 1)', () => {
     it('2.8 isDelta: true appends content and thinking to the message with the same id', () => {
       const store = createThreadStore();
       store.apply(assistant('m', { content: 'Hel', thinking: 'Let me ', isDelta: true, sort: 1 }));
@@ -291,12 +291,12 @@ describe('createThreadStore', () => {
     });
   });
 
-  describe('dedupe by id (3, service-behaviour 1)', () => {
+  describe('dedupe by id (3, behaviour 1)', () => {
     it('3 resubscribe: replayed isDelta:false lines replace, they never duplicate a message', () => {
       const store = createThreadStore();
       for (const line of EXAMPLE) store.apply(line);
       const before = store.getSnapshot();
-      // A read of the thread replays every message with isDelta: false (service-behaviour 1 choices).
+      // A read of the thread replays every message with isDelta: false (behaviour 1 choices).
       const replay = [
         EXAMPLE[0],
         EXAMPLE[1],
@@ -328,7 +328,7 @@ describe('createThreadStore', () => {
       expect(after).toBe(before);
     });
 
-    it('service-behaviour 1 __suspended__: the resumed reply replays, then continues, without duplicates', () => {
+    it('behaviour 1 __suspended__: the resumed reply replays, then continues, without duplicates', () => {
       const store = createThreadStore();
       const lines = [
         EXAMPLE[0],
@@ -353,7 +353,7 @@ describe('createThreadStore', () => {
     });
   });
 
-  describe('order by sort (2.8, service-behaviour 1)', () => {
+  describe('order by sort (2.8, behaviour 1)', () => {
     it('2.8 sort: messages are ordered by sort, whatever the arrival order', () => {
       const store = createThreadStore();
       for (const [id, sort] of [
@@ -439,8 +439,8 @@ describe('createThreadStore', () => {
     });
   });
 
-  describe('sentinels (2.8, service-behaviour 1)', () => {
-    it('service-behaviour 1 sentinels are never messages', () => {
+  describe('sentinels (2.8, behaviour 1)', () => {
+    it('behaviour 1 sentinels are never messages', () => {
       const store = createThreadStore();
       for (const line of EXAMPLE) store.apply(line);
       store.apply({ id: '__aborted__', type: 'abort', code: 'chat_aborted', error: 'aborted' });
@@ -479,7 +479,7 @@ describe('createThreadStore', () => {
       }
     });
 
-    it('service-behaviour 1 __state__ in a foreign serialisation is tolerated and changes nothing', () => {
+    it('behaviour 1 __state__ in a foreign serialisation is tolerated and changes nothing', () => {
       const store = createThreadStore();
       for (const line of EXAMPLE.slice(0, 7)) store.apply(line);
       const before = store.getSnapshot();
@@ -488,7 +488,7 @@ describe('createThreadStore', () => {
       expect(store.getSnapshot()).toBe(before);
     });
 
-    it('service-behaviour 1 __usage__ sets usage and ends the response: ready', () => {
+    it('behaviour 1 __usage__ sets usage and ends the response: ready', () => {
       const store = createThreadStore();
       store.apply(EXAMPLE[0]);
       expect(store.getSnapshot().usage).toBeUndefined();
@@ -496,7 +496,7 @@ describe('createThreadStore', () => {
       expect(store.getSnapshot()).toMatchObject({ usage: USAGE, status: 'ready' });
     });
 
-    it('service-behaviour 1 __aborted__ ends an aborted stream: aborted, kept by the __usage__ after it', () => {
+    it('behaviour 1 __aborted__ ends an aborted stream: aborted, kept by the __usage__ after it', () => {
       const store = createThreadStore();
       store.apply(EXAMPLE[0]);
       store.apply(assistant('m', { content: 'Partial', isDelta: true, sort: 2 }));
@@ -507,7 +507,7 @@ describe('createThreadStore', () => {
       expect(message(store, 'm').content).toBe('Partial');
     });
 
-    it('service-behaviour 1 __suspended__: suspended until the resumed reply’s __cutoff__', () => {
+    it('behaviour 1 __suspended__: suspended until the resumed reply’s __cutoff__', () => {
       const store = createThreadStore();
       store.apply(EXAMPLE[0]);
       store.apply({
@@ -534,8 +534,8 @@ describe('createThreadStore', () => {
     });
   });
 
-  describe('errors (7, service-behaviour 1)', () => {
-    it('service-behaviour 1 an {"error"} line: status error with a ServiceStreamError', () => {
+  describe('errors (7, behaviour 1)', () => {
+    it('behaviour 1 an {"error"} line: status error with a ServiceStreamError', () => {
       const store = createThreadStore();
       store.apply(EXAMPLE[0]);
       store.apply({ error: 'Internal failure' });
@@ -595,8 +595,8 @@ describe('createThreadStore', () => {
     });
   });
 
-  describe('tool calls (2.8, 7, service-behaviour 1)', () => {
-    it('service-behaviour 1 a tool call’s start and result lines become one message, JSON parsed', () => {
+  describe('tool calls (2.8, 7, behaviour 1)', () => {
+    it('behaviour 1 a tool call’s start and result lines become one message, JSON parsed', () => {
       const store = createThreadStore();
       store.apply(EXAMPLE[3]);
       const start = message(store, '4849adb2');

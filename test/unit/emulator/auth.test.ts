@@ -10,24 +10,17 @@ import {
   createEmulatorApp,
   createManualClock,
   signDeploymentToken,
-  startEmulator,
   type EmulatorApp,
   type EmulatorEnv,
-  type RunningEmulator,
 } from '../../../src/emulator';
 import { readChatCredential, requireApiKey } from '../../../src/emulator/auth';
+import { useEmulator } from '../../helpers/emulator';
 import { dataToken } from './helpers';
 
 describe('behaviour 3 data API authentication', () => {
-  let emulator: RunningEmulator;
   const clock = createManualClock(Date.now());
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ clock });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
+  const emulator = useEmulator({ clock });
 
   const meta = (headers: Record<string, string>, dataUrl = emulator.dataUrl) =>
     fetch(`${dataUrl}/v1/meta`, { headers });

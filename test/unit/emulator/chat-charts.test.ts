@@ -4,22 +4,14 @@
  * them (`toChartRecords`): a month chart labels each month once, at any width and in any time
  * zone, rather than repeating a month's name on weekly ticks.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { createChatClient } from '../../../src/core';
 import { toChartRecords } from '../../../src/core/result-data';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { useEmulator } from '../../helpers/emulator';
 
-let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, chatPace: 'instant' });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = useEmulator({ port: 0, chatPace: 'instant' });
 
 /** The spec and the chart records of the agent's SQL answer to `question`. */
 async function chartOf(question: string): Promise<{ spec: TopLevelSpec; records: Record<string, unknown>[] }> {

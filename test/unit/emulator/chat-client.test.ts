@@ -3,7 +3,7 @@
  * The core chat client and thread store against the emulator, through real sockets: what a
  * partner app does (4.4, 3, behaviour 1), including the faults the client must survive.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createChatClient,
   type ChatClientOptions,
@@ -17,25 +17,13 @@ import {
   StreamingInProgressError,
 } from '../../../src/core/errors';
 import { createThreadStore, type ChatMessage } from '../../../src/core/thread-store';
-import {
-  ACCOUNT_NAME,
-  ADMIN_API_KEY,
-  createManualClock,
-  fetchWithFaultOnce,
-  startEmulator,
-  type RunningEmulator,
-} from '../../../src/emulator';
+import { ACCOUNT_NAME, ADMIN_API_KEY, createManualClock, fetchWithFaultOnce } from '../../../src/emulator';
+import { useEmulator } from '../../helpers/emulator';
 import { chat, chatToken, type Line } from './chat-helpers';
 
-let emulator: RunningEmulator;
 const clock = createManualClock(Date.now());
 
-beforeAll(async () => {
-  emulator = await startEmulator({ chatPace: 'instant', clock });
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = useEmulator({ chatPace: 'instant', clock });
 
 const alice = { externalId: 'alice@partner.test' };
 const fast = { baseDelayMs: 1, maxDelayMs: 2 };

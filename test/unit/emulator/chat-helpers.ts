@@ -168,11 +168,3 @@ export function chatToken(
 ): Promise<string> {
   return signDeploymentToken(WORLD, { deploymentId, claims, now: clock.now(), expiresInSeconds });
 }
-
-/** The `chatId` of an answer's `__cutoff__`. */
-export function chatIdOf(lines: readonly Line[]): string {
-  const cutoff = lines.find((line) => line['id'] === '__cutoff__');
-  const chatId = (cutoff?.['state'] as { chatId?: unknown } | undefined)?.chatId;
-  if (typeof chatId !== 'string') throw new Error('no __cutoff__ with a chatId');
-  return chatId;
-}

@@ -4,7 +4,7 @@
  * users (2.8, 3, 8), the streamed answer (2.8, 4.4, behaviour 1), threads and the streaming state
  * machine (3, 7), abort (4.4), fault injection.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AGENT_ID_REQUIRED_FOR_API_KEY,
   AGENT_NODE,
@@ -25,33 +25,17 @@ import {
   createManualClock,
   metaResponse,
   startEmulator,
-  type RunningEmulator,
 } from '../../../src/emulator';
 import { DEFAULT_EPHEMERAL_TTL_SECONDS, externalUserKey } from '../../../src/emulator/state';
 import { CHAT_FAULT_HEADER, CHAT_PACE_HEADER } from '../../../src/emulator/features/chat';
+import { useEmulator } from '../../helpers/emulator';
+import { chatIdOf } from '../../helpers/streams';
 import { sqlRows } from './helpers';
-import {
-  chat,
-  chatIdOf,
-  chatToken,
-  finalAnswer,
-  fold,
-  newMessageId,
-  open,
-  post,
-  toolResult,
-  type Line,
-} from './chat-helpers';
+import { chat, chatToken, finalAnswer, fold, newMessageId, open, post, toolResult, type Line } from './chat-helpers';
 
-let emulator: RunningEmulator;
 const clock = createManualClock(Date.now());
 
-beforeAll(async () => {
-  emulator = await startEmulator({ chatPace: 'instant', clock });
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = useEmulator({ chatPace: 'instant', clock });
 
 const alice = { externalId: 'alice@partner.test' };
 const bob = { externalId: 'bob@partner.test' };

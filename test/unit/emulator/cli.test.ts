@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 10 fault 2, from the command line: Ctrl+C (SIGINT) stops the CLI at once even while a
+ * Bounded queries, from the command line: Ctrl+C (SIGINT) stops the CLI at once even while a
  * runaway `/v1/cubesql` query runs; before, the process stayed busy until the query ended.
  */
 import { spawn } from 'node:child_process';

@@ -1,30 +1,21 @@
 // @vitest-environment node
 /**
- * Issue 10: the emulator answers a real, published client of the data API. The service's data
+ * The emulator answers a real, published client of the data API. The service's data
  * API is Cube-compatible, so `@cubejs-client/core` pointed at `{data_url}/v1` is what a partner's
  * app already uses: every call here goes through it, as that app would make it.
  */
 import cube, { type Query } from '@cubejs-client/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ORDER_COUNT,
-  ORDER_STATUSES,
-  SLOW_QUERY_HEADER,
-  startEmulator,
-  type RunningEmulator,
-} from '../../../src/emulator';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ORDER_COUNT, ORDER_STATUSES, SLOW_QUERY_HEADER } from '../../../src/emulator';
+import { useEmulator } from '../../helpers/emulator';
 import { dataToken, loadData, sqlRows } from './helpers';
 
-let emulator: RunningEmulator;
 let token: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator();
-  token = await dataToken();
-});
+const emulator = useEmulator();
 
-afterAll(async () => {
-  await emulator.close();
+beforeAll(async () => {
+  token = await dataToken();
 });
 
 function client(options: { method?: 'GET' | 'POST'; headers?: Record<string, string> } = {}) {

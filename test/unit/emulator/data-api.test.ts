@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTINUE_WAIT, FILTER_OPERATORS, type Filter, type FilterOperator } from '../../../src/core/protocol/data';
 import {
   DATA_REFERENCE_DAY,
@@ -8,23 +8,18 @@ import {
   SLOW_QUERY_HEADER,
   WORLD,
   createManualClock,
-  startEmulator,
   type ChartWidgetConfig,
-  type RunningEmulator,
 } from '../../../src/emulator';
+import { useEmulator } from '../../helpers/emulator';
 import { dataToken, loadData, postData, sqlRows } from './helpers';
 
-let emulator: RunningEmulator;
 let token: string;
 
-beforeAll(async () => {
-  // 2025-07-15 12:00 UTC; relative date ranges ignore it: they resolve against the data end, 2025-12-31.
-  emulator = await startEmulator({ clock: createManualClock(Date.UTC(2025, 6, 15, 12)) });
-  token = await dataToken();
-});
+// 2025-07-15 12:00 UTC; relative date ranges ignore it: they resolve against the data end, 2025-12-31.
+const emulator = useEmulator({ clock: createManualClock(Date.UTC(2025, 6, 15, 12)) });
 
-afterAll(async () => {
-  await emulator.close();
+beforeAll(async () => {
+  token = await dataToken();
 });
 
 async function sqlCount(where: string, sqlToken = token): Promise<number> {

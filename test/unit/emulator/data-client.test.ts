@@ -1,19 +1,17 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDataClient, DataQueryError } from '../../../src/core/data-client';
 import { ServiceAuthError } from '../../../src/core/errors';
-import { ORDER_COUNT, SLOW_QUERY_HEADER, startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { ORDER_COUNT, SLOW_QUERY_HEADER } from '../../../src/emulator';
+import { useEmulator } from '../../helpers/emulator';
 import { dataToken } from './helpers';
 
-let emulator: RunningEmulator;
 let token: string;
 
+const emulator = useEmulator();
+
 beforeAll(async () => {
-  emulator = await startEmulator();
   token = await dataToken();
-});
-afterAll(async () => {
-  await emulator.close();
 });
 
 describe('createDataClient against the emulator (4.5, behaviour 3)', () => {

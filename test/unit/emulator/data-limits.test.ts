@@ -5,25 +5,19 @@
  * `/v1/load` answers a 400 user error; neither sends a truncated result, and the engine stops at
  * the limit instead of building the whole result.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ServiceConfigError } from '../../../src/core/errors';
 import { MAX_QUERY_BYTES, MAX_QUERY_ROWS, startEmulator, type RunningEmulator } from '../../../src/emulator';
 import { HOSTILE_DATA_QUERIES } from '../../helpers/hostile-corpus';
+import { useEmulator } from '../../helpers/emulator';
 import { dataToken, postData } from './helpers';
 
-let defaults: RunningEmulator;
-let small: RunningEmulator;
+const defaults = useEmulator();
+const small = useEmulator({ maxQueryRows: 1000, maxQueryBytes: 20_000 });
 let token: string;
 
 beforeAll(async () => {
-  [defaults, small] = await Promise.all([
-    startEmulator(),
-    startEmulator({ maxQueryRows: 1000, maxQueryBytes: 20_000 }),
-  ]);
   token = await dataToken();
-});
-afterAll(async () => {
-  await Promise.all([defaults.close(), small.close()]);
 });
 
 async function sql(emulator: RunningEmulator, query: string) {

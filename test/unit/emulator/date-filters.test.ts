@@ -6,21 +6,18 @@
  * the service's published JavaScript client, on orders placed at every time of day.
  */
 import cube, { type Query } from '@cubejs-client/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDataClient } from '../../../src/core/data-client';
 import type { Filter, FilterOperator } from '../../../src/core/protocol/data';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { useEmulator } from '../../helpers/emulator';
 import { dataToken } from './helpers';
 
-let emulator: RunningEmulator;
 let token: string;
 
+const emulator = useEmulator();
+
 beforeAll(async () => {
-  emulator = await startEmulator();
   token = await dataToken();
-});
-afterAll(async () => {
-  await emulator.close();
 });
 
 /** Dates inside the data (2024-01-01 to 2025-12-31), at its ends, outside it, and with a time of day. */

@@ -1,11 +1,11 @@
 // @vitest-environment node
 /**
- * The embed pages over real sockets (service-interface 5 rule 8, 6; service-behaviour 2): URLs,
+ * The embed pages over real sockets (protocol 5 rule 8, 6; behaviour 2): URLs,
  * `session` and `sessionId`, single use, the 5-minute window, what the page is told, and the
  * errors. What the page script then does in a browser is covered by test/browser/emulator-embed*.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_API_KEY, createManualClock, startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_API_KEY, createManualClock } from '../../../src/emulator';
 import {
   CLOCK_PATH,
   CONFIG_ELEMENT_ID,
@@ -16,29 +16,16 @@ import {
 import { PAGE_SCRIPT } from '../../../src/emulator/embed/page-script.generated';
 import { PAGE_CSS } from '../../../src/emulator/embed/styles';
 import { EMBED_SESSION_TTL_MS, EMBED_TOKEN_TTL_MS } from '../../../src/emulator/state';
+import { mintSession, useEmulator } from '../../helpers/emulator';
 import { loadData } from './helpers';
 
-let emulator: RunningEmulator;
 const clock = createManualClock(Date.parse('2026-03-01T12:00:00.000Z'));
 
-beforeAll(async () => {
-  emulator = await startEmulator({ clock, chatPace: 'instant' });
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = useEmulator({ clock, chatPace: 'instant' });
 
 /** Mints a session over HTTP (4.2) and returns its id. */
-async function mint(body: Record<string, unknown> = {}): Promise<string> {
-  const response = await fetch(`${emulator.url}/api/v1/embed/generate-session`, {
-    method: 'POST',
-    headers: { authorization: `Api-Key ${ADMIN_API_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ deploymentId: 1, externalId: 'viewer@partner.test', ...body }),
-  });
-  const answer = (await response.json()) as { sessionId: string };
-  expect(response.status, JSON.stringify(answer)).toBe(200);
-  return answer.sessionId;
-}
+const mint = (body: Record<string, unknown> = {}): Promise<string> =>
+  mintSession(emulator, { deploymentId: 1, externalId: 'viewer@partner.test', ...body });
 
 interface Page {
   status: number;

@@ -1,10 +1,10 @@
 // @vitest-environment node
 /**
- * Issue 10: the emulator under hostile input and load, and as browser apps call it. Each test
- * names the fault of the issue it pins down; each failed on the code before the fix.
+ * The emulator under hostile input and load, and as browser apps call it. Each suite names the
+ * hole it pins down; each failed on the code before the fix.
  */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_API_KEY,
   CHAT_FAULT_HEADER,
@@ -17,41 +17,28 @@ import {
 } from '../../../src/emulator';
 import { exchangeEmbedSession } from '../../../src/emulator/features/sessions';
 import { EMBED_TOKEN_TTL_MS, MAX_BOOKKEEPING_ENTRIES, setBounded } from '../../../src/emulator/state';
+import { mintSession, useEmulator } from '../../helpers/emulator';
 import { newMessageId, post as postChat } from './chat-helpers';
 import { dataToken, postData, requestJson } from './helpers';
 
-let emulator: RunningEmulator;
 let token: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ chatPace: 'instant', queryTimeoutMs: 1500 });
-  token = await dataToken();
-});
+const emulator = useEmulator({ chatPace: 'instant', queryTimeoutMs: 1500 });
 
-afterAll(async () => {
-  await emulator.close();
+beforeAll(async () => {
+  token = await dataToken();
 });
 
 const apiKey = `Api-Key ${ADMIN_API_KEY}`;
 /** Tests that start their own emulator or move megabytes: room for a loaded machine. */
 const SLOW_TEST_MS = 30_000;
 
-async function mintSession(target: RunningEmulator, body: Record<string, unknown>): Promise<string> {
-  const answer = await requestJson(target, '/api/v1/embed/generate-session', {
-    method: 'POST',
-    authorization: apiKey,
-    body,
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return String(answer.body['sessionId']);
-}
-
 /** `depth` nested arrays around `inner`, as JSON text. */
 function nested(depth: number, inner = '1'): string {
   return `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
 }
 
-describe('issue 10 fault 1: revoke ends the tokens exchanged for the session', () => {
+describe('revoke ends the tokens exchanged for the session', () => {
   it('after revoke answers 204, the embed token no longer reads /v1/load or chat', async () => {
     const sessionId = await mintSession(emulator, { deploymentId: 1, externalId: 'revoke-me' });
     const exchange = await exchangeEmbedSession(emulator.context, sessionId);
@@ -80,7 +67,7 @@ describe('issue 10 fault 1: revoke ends the tokens exchanged for the session', (
   });
 });
 
-describe('issue 10 fault 2: /v1/cubesql queries are bounded and interrupted', () => {
+describe('/v1/cubesql queries are bounded and interrupted', () => {
   const RUNAWAY = 'SELECT count(*) FROM range(300000000000)';
 
   it('a query longer than queryTimeoutMs ends with a timeout error line, and the engine is free again', async () => {
@@ -162,7 +149,7 @@ describe('issue 10 fault 2: /v1/cubesql queries are bounded and interrupted', ()
   );
 });
 
-describe('issue 10 fault 3: only the views of the model are queryable from /v1/cubesql', () => {
+describe('only the views of the model are queryable from /v1/cubesql', () => {
   const refused = [
     'SELECT * FROM (WITH duckdb_views AS (SELECT 1 AS a) SELECT * FROM duckdb_views) s, duckdb_views',
     'SELECT * FROM (WITH duckdb_tables AS (SELECT 1 AS a) SELECT * FROM duckdb_tables) s, duckdb_tables',
@@ -215,7 +202,7 @@ describe('issue 10 fault 3: only the views of the model are queryable from /v1/c
   });
 });
 
-describe('issue 10 fault 4: deep nesting is a 400, never a 500', () => {
+describe('deep nesting is a 400, never a 500', () => {
   it(`JSON deeper than ${MAX_JSON_DEPTH} levels (10,000 and more here): generate-session, upsert, load, chat`, async () => {
     const deepContext = `{"a":${nested(10_000)}}`;
     const session = await requestJson(emulator, '/api/v1/embed/generate-session', {
@@ -283,7 +270,7 @@ describe('issue 10 fault 4: deep nesting is a 400, never a 500', () => {
   });
 });
 
-describe('issue 10 fault 5: body limits (413) and credentials before bodies', () => {
+describe('body limits (413) and credentials before bodies', () => {
   const big = (bytes: number) =>
     JSON.stringify({ deploymentId: 1, externalId: 'big', securityContext: { pad: 'x'.repeat(bytes) } });
 
@@ -390,7 +377,7 @@ describe('issue 10 fault 5: body limits (413) and credentials before bodies', ()
   });
 });
 
-describe('issue 10 fault 6: prototype names are refused', () => {
+describe('prototype names are refused', () => {
   for (const directive of ['constructor=1', '__proto__=1', 'toString=1', 'hasOwnProperty=2']) {
     it(`x-emulator-fault: ${directive} is a 400`, async () => {
       const response = await postChat(
@@ -415,7 +402,7 @@ describe('issue 10 fault 6: prototype names are refused', () => {
   });
 });
 
-describe('issue 10 fault 7: expired sessions and tokens are swept', () => {
+describe('expired sessions and tokens are swept', () => {
   it(
     'after the clock moves 25 h, the next request leaves no expired session or token behind',
     async () => {
@@ -486,7 +473,7 @@ describe('issue 10 fault 7: expired sessions and tokens are swept', () => {
   );
 });
 
-describe('issue 10 fault 8: only canonical deployment ids', () => {
+describe('only canonical deployment ids', () => {
   for (const id of ['1e0', '01', '+1', '1.0', '0x1', ' 1']) {
     it(`/data/${id} is 404; so are the chat and management forms`, async () => {
       const segment = encodeURIComponent(id);
@@ -509,7 +496,7 @@ describe('issue 10 fault 8: only canonical deployment ids', () => {
   });
 });
 
-describe('issue 10 CORS on the data and chat APIs', () => {
+describe('CORS on the data and chat APIs', () => {
   const preflight = (url: string) =>
     fetch(url, {
       method: 'OPTIONS',

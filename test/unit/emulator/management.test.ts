@@ -1,14 +1,7 @@
 // @vitest-environment node
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { UPSERT_BRANCH_CHANGED, validateCreateWorkbookInput, type Workbook } from '../../../src/core/protocol/workbook';
-import {
-  ADMIN_API_KEY,
-  PERSONAL_API_KEY,
-  SCOPED_ADMIN_API_KEY,
-  createManualClock,
-  startEmulator,
-  type RunningEmulator,
-} from '../../../src/emulator';
+import { ADMIN_API_KEY, PERSONAL_API_KEY, SCOPED_ADMIN_API_KEY, createManualClock } from '../../../src/emulator';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -18,19 +11,14 @@ import {
   setUpsertGapHook,
 } from '../../../src/emulator/features/management';
 import { externalUserKey } from '../../../src/emulator/state';
+import { useEmulator } from '../../helpers/emulator';
 import { requestJson } from './helpers';
 
 type Json = Record<string, unknown>;
 
-let emulator: RunningEmulator;
 const clock = createManualClock(Date.parse('2026-03-01T12:00:00.000Z'));
 
-beforeAll(async () => {
-  emulator = await startEmulator({ clock });
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = useEmulator({ clock });
 
 interface CallOptions {
   method?: string;

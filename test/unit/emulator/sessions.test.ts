@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CANNOT_CHANGE_TYPE,
   MAX_EXTERNAL_USERS,
@@ -7,29 +7,17 @@ import {
   isSessionId,
   validateSessionRequest,
 } from '../../../src/core/protocol/session';
-import {
-  ADMIN_API_KEY,
-  PERSONAL_API_KEY,
-  SCOPED_ADMIN_API_KEY,
-  createManualClock,
-  startEmulator,
-  type RunningEmulator,
-} from '../../../src/emulator';
+import { ADMIN_API_KEY, PERSONAL_API_KEY, SCOPED_ADMIN_API_KEY, createManualClock } from '../../../src/emulator';
 import { exchangeEmbedSession, verifyEmbedToken } from '../../../src/emulator/features/sessions';
 import { EMBED_SESSION_TTL_MS, EMBED_TOKEN_TTL_MS, externalUserKey } from '../../../src/emulator/state';
+import { mintSession, useEmulator } from '../../helpers/emulator';
 import { loadData, requestJson } from './helpers';
 
 type Json = Record<string, unknown>;
 
-let emulator: RunningEmulator;
 const clock = createManualClock(Date.parse('2026-03-01T12:00:00.000Z'));
 
-beforeAll(async () => {
-  emulator = await startEmulator({ clock });
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = useEmulator({ clock });
 
 /** POSTs to the emulator with `Api-Key <key>` and a JSON content type unless told otherwise. */
 function post(
@@ -52,11 +40,7 @@ const revoke = (body: unknown, options?: Parameters<typeof post>[2]) =>
   post('/api/v1/embed/session/revoke', body, options);
 
 /** Mints a session and expects 200. */
-async function mint(body: Json): Promise<string> {
-  const answer = await generate(body);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return answer.body['sessionId'] as string;
-}
+const mint = (body: Json): Promise<string> => mintSession(emulator, body);
 
 const state = () => emulator.context.state;
 const externalUser = (externalId: string, tenant = 'acme') =>

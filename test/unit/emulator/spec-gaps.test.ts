@@ -1,29 +1,25 @@
 // @vitest-environment node
 /**
- * Rules of service-interface 2.1-2.8, 3, 4.1, 4.2, 8 and service-behaviour 1-2 that the other
+ * Rules of protocol 2.1-2.8, 3, 4.1, 4.2, 8 and behaviour 1-2 that the other
  * emulator tests left without a test that can fail, over real sockets: the tri-state
  * `showDashboardChat`, 4.2 rule 3 at the HTTP boundary, optional chat request fields, the shapes of
  * the resources the management API answers, and the spec's time windows written as numbers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_APP_ENTRY_LENGTH, isWorkbook, validateWorkbook } from '../../../src/core/protocol/workbook';
-import { ADMIN_API_KEY, createManualClock, startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { ADMIN_API_KEY, createManualClock } from '../../../src/emulator';
 import { CONFIG_ELEMENT_ID, type EmbedPageConfig } from '../../../src/emulator/embed/config';
 import { externalUserKey } from '../../../src/emulator/state';
 import { ACCOUNT_NAME } from '../../../src/emulator/world';
-import { chat, chatIdOf, finalAnswer, newMessageId, post } from './chat-helpers';
+import { mintSession, useEmulator } from '../../helpers/emulator';
+import { chatIdOf } from '../../helpers/streams';
+import { chat, finalAnswer, newMessageId, post } from './chat-helpers';
 import { postData } from './helpers';
 
-let emulator: RunningEmulator;
 // The emulator's clock, moved by hand: the time windows below are checked without waiting.
 const clock = createManualClock(Date.parse('2026-03-01T12:00:00.000Z'));
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, chatPace: 'instant', clock });
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = useEmulator({ port: 0, chatPace: 'instant', clock });
 
 /** POSTs a generate-session body (4.2) with the admin key. */
 async function generate(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -36,11 +32,8 @@ async function generate(body: Record<string, unknown>): Promise<{ status: number
 }
 
 /** Mints a session for deployment 1 and returns its id. */
-async function mint(body: Record<string, unknown> = {}): Promise<string> {
-  const answer = await generate({ deploymentId: 1, externalId: 'gap-viewer@partner.test', ...body });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return String(answer.body['sessionId']);
-}
+const mint = (body: Record<string, unknown> = {}): Promise<string> =>
+  mintSession(emulator, { deploymentId: 1, externalId: 'gap-viewer@partner.test', ...body });
 
 /** Opens an embed page and reads the configuration it was served with. */
 async function pageConfig(path: string): Promise<EmbedPageConfig> {

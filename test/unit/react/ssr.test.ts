@@ -156,7 +156,11 @@ function expectCleanImports(result: ProbeResult, labels: readonly string[]): voi
   expect(result.accesses.filter((access) => access.phase.startsWith('import') && isOurs(access.where))).toEqual([]);
 }
 
-function expectRenders(result: ProbeResult, version: 18 | 19): void {
+/**
+ * `build` is the development build (sources under vitest) or the default build of `dist/`, which
+ * carries no development hints: the error state says what failed, but only development says why.
+ */
+function expectRenders(result: ProbeResult, version: 18 | 19, build: 'development' | 'production'): void {
   const rendered = result.rendered;
   if (!rendered || 'error' in rendered) throw new Error(`server render failed: ${rendered?.error ?? 'no render'}`);
   expect(rendered.version.split('.')[0]).toBe(String(version));
@@ -174,7 +178,8 @@ function expectRenders(result: ProbeResult, version: 18 | 19): void {
   expect(html.embeds).toContain('data-service-embed="dashboard"');
   expect(html['embed-parts']).toContain('Loading the dashboard…');
   expect(html['embed-parts']).toContain('The dashboard could not load');
-  expect(html['embed-parts']).toContain('The session was refused.');
+  if (build === 'development') expect(html['embed-parts']).toContain('The session was refused.');
+  else expect(html['embed-parts']).not.toContain('The session was refused.');
   expect(html['embed-parts']).toContain('Try again');
 
   // The chat starts empty: suggestions and the composer, ready to type.
@@ -207,6 +212,12 @@ function expectRenders(result: ProbeResult, version: 18 | 19): void {
   expect(html['result-chart']).toContain('data-part="chart"');
   expect(html['result-chart']).not.toContain('<svg');
   expect(html['result-chart']).not.toContain('<canvas');
+
+  // Data views: their loading states without a prefetch, the data with one.
+  expect(html['data-views']).toContain('data-part="metric-card" data-state="loading"');
+  expect(html['data-views']).toContain('data-part="query-chart" data-state="loading"');
+  expect(html['data-views']).toContain('data-part="query-table" data-state="loading"');
+  expect(html['data-prefetched']).toContain('data-part="metric-value">$1,234,567.89<');
 }
 
 const cases = [
@@ -230,7 +241,7 @@ describe.each(cases)('React $version, $from', ({ version, from }) => {
         result,
         ENTRIES.map((entry) => entry.name),
       );
-      expectRenders(result, version);
+      expectRenders(result, version, from === 'src' ? 'development' : 'production');
     },
   );
 });
@@ -249,7 +260,7 @@ describe('the build as a server imports it', () => {
         render: pathToFileURL(RENDER).href,
       });
       expectCleanImports(result, labels);
-      expectRenders(result, 19);
+      expectRenders(result, 19, 'production');
     },
   );
 });

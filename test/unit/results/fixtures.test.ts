@@ -1,17 +1,11 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { describe, expect, it } from 'vitest';
 import { recordSqlFixtures, withoutRandomIds, type SqlFixtureName } from '../../helpers/record-sql-tool-calls';
 import recorded from '../../fixtures/sql-tool-calls.json';
+import { useEmulator } from '../../helpers/emulator';
 
 describe('recorded serviceSqlApi fixtures', () => {
-  let emulator: RunningEmulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, chatPace: 'instant' });
-  }, 30_000);
-  afterAll(async () => {
-    await emulator?.close();
-  });
+  const emulator = useEmulator({ port: 0, chatPace: 'instant' });
 
   it('match what the emulator answers today (ids aside): re-record with scripts/record-sql-fixtures.ts', async () => {
     const live = await recordSqlFixtures(emulator.aiUrl, emulator.apiKey);

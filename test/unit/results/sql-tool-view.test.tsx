@@ -1,13 +1,14 @@
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useContext, type ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SqlToolView, ResultTable } from '../../../src/components/results';
 import { loadAllQueryKey } from '../../../src/components/results/use-load-all';
 import { ServiceProvider, type DataSettings } from '../../../src/react';
 import { useServiceQueryClient } from '../../../src/react/use-service-query-client';
-import { startEmulator, signDeploymentToken, WORLD, type RunningEmulator } from '../../../src/emulator';
+import { signDeploymentToken, WORLD } from '../../../src/emulator';
 import { editedSqlToolCall, sqlToolCall, sqlWire, toChatToolCall } from '../../fixtures/sql-tool-calls';
+import { useEmulator } from '../../helpers/emulator';
 
 afterEach(cleanup);
 
@@ -295,19 +296,15 @@ describe('useServiceQueryClient', () => {
 });
 
 describe('Load all, against the emulator', () => {
-  let emulator: RunningEmulator;
   let data: DataSettings;
 
+  // Small data lines, so that rows arrive in many chunks and progress can be seen.
+  const emulator = useEmulator({ port: 0, chatPace: 'instant', cubesqlRowsPerLine: 20 });
+
   beforeAll(async () => {
-    // Small data lines, so that rows arrive in many chunks and progress can be seen.
-    emulator = await startEmulator({ port: 0, chatPace: 'instant', cubesqlRowsPerLine: 20 });
     const token = await signDeploymentToken(WORLD, { claims: { externalId: 'fixtures@acme.test' } });
     data = { url: emulator.dataUrl, token };
   }, 30_000);
-
-  afterAll(async () => {
-    await emulator?.close();
-  });
 
   it('loads every row through the data API, with progress, into the table and the CSV', async () => {
     const client = new QueryClient();

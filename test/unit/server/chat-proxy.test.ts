@@ -12,14 +12,22 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceAuthError, createChatClient, readNdjson } from '../../../src/core';
 import { STREAMING_IN_PROGRESS, createMessageId } from '../../../src/core/protocol/chat';
 import { isRecord } from '../../../src/core/protocol/shared';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator';
 import { createChatProxyHandler, toNodeHandler, type ChatProxyOptions, type RouteHandler } from '../../../src/server';
+import { useEmulator } from '../../helpers/emulator';
+import { chatIdOf } from '../../helpers/streams';
 import { recordingFetch, startScriptedServer, type SeenRequest } from './helpers';
 
 /** A request whose input contains this makes the emulator's run hold after 3 lines (cutoff, user echo, one more). */
 const HOLD = '[hold]';
 
-let emulator: RunningEmulator;
+const emulator = useEmulator({
+  port: 0,
+  chatPace: 'instant',
+  chatFault: ({ endpoint, body }) =>
+    endpoint === 'stream' && isRecord(body) && typeof body['input'] === 'string' && body['input'].includes(HOLD)
+      ? 'hold-after=3'
+      : undefined,
+});
 
 /** A TCP tap between the proxy and the emulator: it sees each upstream connection open and close. */
 interface Tap {
@@ -71,14 +79,6 @@ async function proxy(options: Partial<ChatProxyOptions> = {}): Promise<Served> {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    chatPace: 'instant',
-    chatFault: ({ endpoint, body }) =>
-      endpoint === 'stream' && isRecord(body) && typeof body['input'] === 'string' && body['input'].includes(HOLD)
-        ? 'hold-after=3'
-        : undefined,
-  });
   const target = new URL(emulator.url);
   const open = new Set<Socket>();
   const server = createTcpServer((socket) => {
@@ -105,7 +105,6 @@ afterAll(async () => {
   }
   for (const socket of tap.open) socket.destroy();
   await new Promise<void>((resolve) => tap.server.close(() => resolve()));
-  await emulator.close();
 });
 
 function chatPost(
@@ -139,12 +138,6 @@ function lineReader(body: ReadableStream<Uint8Array>) {
   };
 }
 
-function chatIdOf(cutoff: Record<string, unknown> | undefined): string {
-  const state = cutoff?.['state'] as { chatId?: unknown } | undefined;
-  if (typeof state?.chatId !== 'string') throw new Error(`not a __cutoff__ line: ${JSON.stringify(cutoff)}`);
-  return state.chatId;
-}
-
 function ownerOf(chatId: string): string | undefined {
   const owner = emulator.context.state.threads.get(chatId)?.owner;
   return owner?.kind === 'external' ? owner.userKey : undefined;
@@ -165,7 +158,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     const lines = [];
     for await (const line of client.stream({ input: 'Show me revenue by region' })) lines.push(line);
     const cutoff = lines.find((line) => 'id' in line && line.id === '__cutoff__') as unknown as Record<string, unknown>;
-    expect(ownerOf(chatIdOf(cutoff))).toBe('acme/ann@partner.example');
+    expect(ownerOf(chatIdOf([cutoff]))).toBe('acme/ann@partner.example');
     expect(lines.at(-1)).toMatchObject({ id: '__usage__' });
     const upstreamBody = JSON.parse(served.upstream[0]!.body!) as Record<string, unknown>;
     expect(upstreamBody['sessionSettings']).toEqual({ externalId: 'ann@partner.example' });
@@ -187,7 +180,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     const cutoff = JSON.parse(text.split('\n')[0]!) as Record<string, unknown>;
-    const chatId = chatIdOf(cutoff);
+    const chatId = chatIdOf([cutoff]);
     expect(ownerOf(chatId)).toBe('acme/ann@partner.example');
     expect([...emulator.context.state.externalUsers.keys()]).not.toContain('acme/mallory@evil.example');
     expect(JSON.parse(served.upstream[0]!.body!)).toEqual({
@@ -214,7 +207,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     expect(first).toMatchObject({ id: '__cutoff__' });
     expect(second).toMatchObject({ role: 'user', content: `${HOLD} revenue` });
     expect(third).toMatchObject({ role: 'assistant' });
-    const chatId = chatIdOf(first);
+    const chatId = chatIdOf([first]);
 
     const stopped = await abortPost(served.url, chatId);
     expect(stopped.status).toBe(204);
@@ -229,7 +222,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     const served = await proxy();
     const held = await chatPost(served.url, { input: `${HOLD} first`, messageId: createMessageId() });
     const next = lineReader(held.body!);
-    const chatId = chatIdOf(await next());
+    const chatId = chatIdOf([await next()]);
     const busy = await chatPost(served.url, { input: 'second', chatId, messageId: createMessageId() });
     expect(busy.status).toBe(409);
     expect(await busy.json()).toEqual({ error: STREAMING_IN_PROGRESS });
@@ -246,7 +239,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
     const served = await proxy();
     const held = await chatPost(served.url, { input: `${HOLD} mine`, messageId: createMessageId() });
     const next = lineReader(held.body!);
-    const chatId = chatIdOf(await next());
+    const chatId = chatIdOf([await next()]);
     const foreign = await abortPost(served.url, chatId, 'bob@partner.example');
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toHaveProperty('error');
@@ -311,7 +304,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
       headers: { 'content-type': 'application/json', 'x-user': 'ann@partner.example' },
     });
     const next = lineReader(response.body!);
-    const chatId = chatIdOf(await next());
+    const chatId = chatIdOf([await next()]);
     expect(served.signals).toHaveLength(1);
     expect(served.signals[0]!.aborted).toBe(false);
     const closesBefore = tap.closes;
@@ -346,7 +339,7 @@ describe('createChatProxyHandler (2.8, 4.4, behaviour 1)', () => {
       }),
     );
     const next = lineReader(response.body!);
-    const chatId = chatIdOf(await next());
+    const chatId = chatIdOf([await next()]);
     const closesBefore = tap.closes;
     browser.abort();
     await vi.waitFor(() => expect(signals[0]!.aborted).toBe(true));

@@ -5,14 +5,7 @@
  * retries, the 409 upsert retry, pagination, the embed-tenant operations, auth headers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_API_KEY,
-  GLOBEX,
-  PERSONAL_API_KEY,
-  SCOPED_ADMIN_API_KEY,
-  startEmulator,
-  type RunningEmulator,
-} from '../../../src/emulator';
+import { ADMIN_API_KEY, GLOBEX, PERSONAL_API_KEY, SCOPED_ADMIN_API_KEY } from '../../../src/emulator';
 import {
   ConnectionLostError,
   ServiceAbortError,
@@ -22,17 +15,10 @@ import {
   createServiceClient,
   type ServiceClientOptions,
 } from '../../../src/server';
+import { useEmulator } from '../../helpers/emulator';
 import { caught, closedPort, recordingFetch, sendJson, startScriptedServer, type ScriptedServer } from './helpers';
 
-let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = useEmulator({ port: 0 });
 
 /** A client of the emulator with fast retries, recording what it sends. */
 function clientOf(options: Partial<ServiceClientOptions> = {}, onResponse?: Parameters<typeof recordingFetch>[0]) {

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 7: the holes a hostile probe found in the server helpers, each closed and shown closed
+ * The holes a hostile probe found in the server helpers, each closed and shown closed
  * through real sockets (scripted `node:http` upstreams that stall, echo the key, serve HTML or
  * never end, and the emulator where the real service's answers matter).
  */
@@ -8,7 +8,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceStreamError, createChatClient, readNdjson } from '../../../src/core';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator';
 import {
   ServiceConfigError,
   ServiceError,
@@ -24,18 +23,14 @@ import {
   type SessionHandlerOptions,
 } from '../../../src/server';
 import { createKeyScrubber } from '../../../src/server/transport';
+import { useEmulator } from '../../helpers/emulator';
 import { caught, recordingFetch, startScriptedServer, type ScriptedServer } from './helpers';
 
-let emulator: RunningEmulator;
+const emulator = useEmulator({ port: 0, chatPace: 'instant' });
 const closers: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, chatPace: 'instant' });
-});
 
 afterAll(async () => {
   for (const close of closers.splice(0)) await close();
-  await emulator.close();
 });
 
 async function scripted(handle: Parameters<typeof startScriptedServer>[0]): Promise<ScriptedServer> {
@@ -106,7 +101,7 @@ async function textOf(response: Response): Promise<string> {
   return new TextDecoder().decode(await response.arrayBuffer());
 }
 
-describe('1. upstream timeouts (timeoutMs, default 30 s; chat stream idle limit, default 120 s)', () => {
+describe('upstream timeouts (timeoutMs, default 30 s; chat stream idle limit, default 120 s)', () => {
   it('createServiceClient: a service that never answers is a ServiceError upstream_timeout, not a hang; an idempotent call is not retried', async () => {
     const upstream = await silent();
     // Long enough for the request to reach the upstream on a busy machine: the count below matters.
@@ -206,7 +201,7 @@ describe('1. upstream timeouts (timeoutMs, default 30 s; chat stream idle limit,
   });
 });
 
-describe('2. no form posts, no cross-site requests (415, 403, allowedOrigins)', () => {
+describe('no form posts, no cross-site requests (415, 403, allowedOrigins)', () => {
   const FORM_TYPES = [
     'text/plain',
     'text/plain;charset=UTF-8',
@@ -306,7 +301,7 @@ describe('2. no form posts, no cross-site requests (415, 403, allowedOrigins)', 
   });
 });
 
-describe('3. only JSON and NDJSON from the upstream; nosniff and no-store on every answer', () => {
+describe('only JSON and NDJSON from the upstream; nosniff and no-store on every answer', () => {
   it('an upstream HTML error page is wrapped into the JSON error body, never served as HTML', async () => {
     const upstream = await scripted((_request, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
@@ -388,7 +383,7 @@ describe('3. only JSON and NDJSON from the upstream; nosniff and no-store on eve
   });
 });
 
-describe('4. the API key never reaches the browser, 200 answers included', () => {
+describe('the API key never reaches the browser, 200 answers included', () => {
   const KEY = 'svc_secret_key_0001';
 
   it('a JSON-RPC error in a 200 that echoes the key is scrubbed', async () => {
@@ -448,7 +443,7 @@ describe('4. the API key never reaches the browser, 200 answers included', () =>
   });
 });
 
-describe('5. every path segment from a caller is validated and percent-encoded', () => {
+describe('every path segment from a caller is validated and percent-encoded', () => {
   it('`.`, `..`, `/`, empty and control characters are a ServiceValidationError, nothing sent', async () => {
     const recorder = recordingFetch();
     const client = createServiceClient({
@@ -494,7 +489,7 @@ describe('5. every path segment from a caller is validated and percent-encoded',
   });
 });
 
-describe('6. upstream error bodies are read up to a cap, then cancelled', () => {
+describe('upstream error bodies are read up to a cap, then cancelled', () => {
   /** An upstream that answers `status` with an endless body, counting what it wrote. */
   async function endlessError(status: number, type = 'text/plain') {
     const state = { written: 0, closed: undefined as Promise<void> | undefined };
@@ -539,7 +534,7 @@ describe('6. upstream error bodies are read up to a cap, then cancelled', () => 
   });
 });
 
-describe('7. toNodeHandler: an invalid Host header is 400', () => {
+describe('toNodeHandler: an invalid Host header is 400', () => {
   let server: Server;
   let port: number;
   const onError = vi.fn();

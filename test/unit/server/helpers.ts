@@ -1,8 +1,6 @@
 /** Shared helpers of the server tests: real sockets only, no fetch mocks. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../src/emulator';
 
 /** One request as a recording `fetch` saw it. */
 export interface SeenRequest {
@@ -113,24 +111,4 @@ export async function caught(run: () => Promise<unknown>): Promise<unknown> {
     return error;
   }
   return undefined;
-}
-
-/**
- * An emulator for the whole test file, on a port of its own: registers its own `beforeAll` and
- * `afterAll`, so a file does not repeat the start and close lines. Read `.current` inside tests.
- */
-export function useEmulator(options: EmulatorOptions = {}): { readonly current: RunningEmulator } {
-  let running: RunningEmulator | undefined;
-  beforeAll(async () => {
-    running = await startEmulator({ port: 0, ...options });
-  });
-  afterAll(async () => {
-    await running?.close();
-  });
-  return {
-    get current() {
-      if (!running) throw new Error('useEmulator: the emulator starts in beforeAll; read it inside a test');
-      return running;
-    },
-  };
 }

@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_DURATION_MS, GLOBEX, createManualClock } from '../../../src/emulator';
 import type { ServiceHttpError } from '../../../src/server';
 import { createServiceClient, type ServiceClient } from '../../../src/server';
-import { caught, recordingFetch, useEmulator, type SeenRequest } from './helpers';
+import { useEmulator } from '../../helpers/emulator';
+import { caught, recordingFetch, type SeenRequest } from './helpers';
 
 const clock = createManualClock(Date.parse('2026-03-01T12:00:00.000Z'));
 const emulator = useEmulator({ clock });
@@ -23,8 +24,8 @@ const called = new Set<string>();
 beforeAll(() => {
   const recorder = recordingFetch();
   const real = createServiceClient({
-    baseUrl: emulator.current.url,
-    apiKey: emulator.current.apiKey,
+    baseUrl: emulator.url,
+    apiKey: emulator.apiKey,
     fetch: recorder.fetch,
     retry: false,
   });
@@ -653,9 +654,7 @@ describe('the client covers the interface', () => {
   });
 
   it('every method of the client was called above', () => {
-    const methods = Object.keys(
-      createServiceClient({ baseUrl: emulator.current.url, apiKey: emulator.current.apiKey }),
-    ).sort();
+    const methods = Object.keys(createServiceClient({ baseUrl: emulator.url, apiKey: emulator.apiKey })).sort();
     expect(methods.filter((name) => !called.has(name))).toEqual([]);
     expect(methods.length).toBeGreaterThanOrEqual(ENDPOINTS.length - 1);
   });

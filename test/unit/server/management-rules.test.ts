@@ -25,14 +25,15 @@ import {
   validateNotificationInput,
 } from '../../../src/core/protocol/management';
 import { LogFiltersSchema } from '../../../src/core/protocol/platform';
-import { caught, recordingFetch, sendJson, startScriptedServer, useEmulator } from './helpers';
+import { useEmulator } from '../../helpers/emulator';
+import { caught, recordingFetch, sendJson, startScriptedServer } from './helpers';
 
 const emulator = useEmulator();
 
 function clientOf(options: Partial<ServiceClientOptions> = {}) {
   const recorder = recordingFetch();
   const client = createServiceClient({
-    baseUrl: emulator.current.url,
+    baseUrl: emulator.url,
     apiKey: ADMIN_API_KEY,
     fetch: recorder.fetch,
     retry: false,
@@ -262,7 +263,7 @@ describe('5: 401, 403 and 404 by the kind of key, as the existing endpoints', ()
       expect(await failure(call)).toEqual([401, 'unauthorized']);
 
     const scim = (authorization?: string) =>
-      fetch(`${emulator.current.url}/api/scim/v2/Users?count=1`, {
+      fetch(`${emulator.url}/api/scim/v2/Users?count=1`, {
         headers: authorization === undefined ? {} : { authorization },
       }).then((response) => response.status);
     expect(await scim(`Bearer ${ADMIN_API_KEY}`)).toBe(200);

@@ -8,16 +8,15 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createChatProxyHandler, createSessionHandler, toNodeHandler, type RouteHandler } from '../../../src/server';
 import { clientOrigin } from '../../../src/server/transport';
+import { useEmulator } from '../../helpers/emulator';
 
-let emulator: RunningEmulator;
+const emulator = useEmulator({ port: 0, chatPace: 'instant' });
 let routes: { name: string; path: string; body: unknown; handler: RouteHandler }[];
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, chatPace: 'instant' });
   routes = [
     {
       name: 'session route',
@@ -41,10 +40,6 @@ beforeAll(async () => {
       }),
     },
   ];
-});
-
-afterAll(async () => {
-  await emulator.close();
 });
 
 /** What Next.js hands a route handler: `request.url` on localhost, the browser's host in the headers. */

@@ -4,8 +4,8 @@
  * who the viewer is, the browser only hints which surface it opens, and every refusal becomes a
  * JSON error with the right status.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SCOPED_ADMIN_API_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator';
+import { describe, expect, it, vi } from 'vitest';
+import { SCOPED_ADMIN_API_KEY } from '../../../src/emulator';
 import {
   createServiceClient,
   createSessionHandler,
@@ -13,17 +13,10 @@ import {
   type SessionHandlerOptions,
   type SessionResolveContext,
 } from '../../../src/server';
+import { useEmulator } from '../../helpers/emulator';
 import { recordingFetch } from './helpers';
 
-let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = useEmulator({ port: 0 });
 
 type ResolveOption = SessionHandlerOptions['resolve'];
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The abort route of createChatProxyHandler (issue 4: "proxies /chat/abort the same way"; 4.4 abort,
+ * The abort route of createChatProxyHandler, proxied the same way as the stream route (4.4 abort,
  * 7): like the stream route it acts only as the server-decided user. A browser cannot abort another
  * viewer's thread by naming that viewer in its body. Real sockets: the proxy is served by
  * `node:http` with `toNodeHandler`, the upstream is the emulator.
@@ -10,17 +10,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readNdjson } from '../../../src/core';
 import { createMessageId } from '../../../src/core/protocol/chat';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator';
 import { createChatProxyHandler, toNodeHandler } from '../../../src/server';
+import { useEmulator } from '../../helpers/emulator';
 import { recordingFetch, type SeenRequest } from './helpers';
 
-let emulator: RunningEmulator;
+const emulator = useEmulator({ port: 0, chatPace: 'instant' });
 let server: Server;
 let url: string;
 let upstream: SeenRequest[];
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, chatPace: 'instant' });
   const recorder = recordingFetch();
   upstream = recorder.seen;
   const handler = createChatProxyHandler({
@@ -42,7 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await emulator.close();
 });
 
 function post(path: 'stream-chat-state' | 'abort', body: unknown, user: string | null): Promise<Response> {

@@ -10,15 +10,10 @@ import { createChatClient, type ResubscribeEvent } from '../../../src/core/chat-
 import { ServiceHttpError, ConnectionLostError } from '../../../src/core/errors';
 import { createThreadStore } from '../../../src/core/thread-store';
 import { chunkText, createReplayFetch, TRANSCRIPTS, type ReplayChunking } from '../../../src/testing';
+import { collect } from '../../helpers/streams';
 
 const URL_ = 'https://ai.acme.test/api/v1/public/acme/agents/7';
 const QUESTION = { input: 'Show revenue by month in 2025', messageId: '1767225601000-message' };
-
-async function collect(iterable: AsyncIterable<unknown>): Promise<unknown[]> {
-  const lines: unknown[] = [];
-  for await (const line of iterable) lines.push(line);
-  return lines;
-}
 
 const transcriptLines = (name: keyof typeof TRANSCRIPTS): unknown[] =>
   TRANSCRIPTS[name]

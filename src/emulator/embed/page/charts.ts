@@ -391,6 +391,7 @@ export function renderChart(input: ChartInput): Element {
       return lineChart(input, measure);
     case 'pie':
       return pieChart(input, measure);
+    case 'bar':
     default:
       return barChart(input, measure);
   }

@@ -3,7 +3,7 @@
  * `/embed/_assets/page.js`). It reads the {@link EmbedPageConfig} the server wrote into the
  * page, mounts the surface, and speaks embed messaging with the embedding page:
  *
- * - load order (service-behaviour 2): `ready` once mounted (before any data), then `view`, then
+ * - load order (behaviour 2): `ready` once mounted (before any data), then `view`, then
  *   on dashboards `dashboard-loaded` when every widget has rendered;
  * - a page that could not authenticate shows its error and posts one fatal `error`, nothing else;
  * - every action of 6.3 (and `set-timezone`) has a visible effect; actions this version does not
@@ -44,7 +44,7 @@ import type { PageContext, QueryState } from './context';
 import { loadAll } from './dashboard';
 import { h, replaceChildren } from './dom';
 import { createFormatter } from './format';
-import { createMessenger } from './messaging';
+import { createMessenger, type Messenger } from './messaging';
 import { createTheme, type ThemeController } from './theme';
 
 function readConfig(): EmbedPageConfig {
@@ -52,7 +52,7 @@ function readConfig(): EmbedPageConfig {
   return JSON.parse(element?.textContent ?? '{}') as EmbedPageConfig;
 }
 
-/** Only the literal `false` turns a part off (service-behaviour 2). */
+/** Only the literal `false` turns a part off (behaviour 2). */
 function switchesOf(params: URLSearchParams): EmbedSwitches {
   const off = (name: string): boolean => params.get(name) === 'false';
   return {
@@ -174,19 +174,7 @@ function start(): void {
 
   // Failed authentication or mount: the error is all there is.
   if (config.error) {
-    const { message, display, context, name } = config.error;
-    // The server already put the error on screen; the script only makes sure of it.
-    if (!root.querySelector('[data-part="error"]')) {
-      replaceChildren(
-        root,
-        h(
-          'div',
-          { attrs: { role: 'alert', class: 'svc-error', 'data-part': 'error' } },
-          h('h1', { attrs: { class: 'svc-title' } }, stringsFor(locale).errorTitle),
-          h('p', {}, display),
-        ),
-      );
-    }
+    showMountError(root, config, config.error, locale, messenger);
     sources = () => ({
       theme,
       locale,
@@ -198,48 +186,11 @@ function start(): void {
       queryRuns: 0,
       chatMessages: [],
     });
-    messenger.post({
-      surface: config.surface,
-      type: 'service:event:error',
-      payload: { message, name, context, fatal: true },
-    });
     changed('mount');
     return;
   }
 
-  // The token lapsed (the emulator's clock passed it, or the data API refused it): say so once
-  // per token, with `{}`. A few minutes before, say it is expiring, with when.
-  let expired = false;
-  let expiring = false;
-  let expiresAt = config.tokenExpiresAt;
-  const lapse = (): void => {
-    if (expired) return;
-    expired = true;
-    messenger.postUnknown(SESSION_EXPIRED_EVENT_TYPE, {});
-  };
-  const readClock = (): void => {
-    if (expiresAt === undefined || expired) return;
-    fetch(CLOCK_PATH, { cache: 'no-store' })
-      .then((response) => response.json() as Promise<{ now: number }>)
-      .then(({ now }) => {
-        if (expiresAt === undefined) return;
-        if (now >= expiresAt) lapse();
-        else if (!expiring && now >= expiresAt - SESSION_EXPIRING_LEAD_MS) {
-          expiring = true;
-          // In the browser's time, which the host compares it with: a manual clock is the
-          // emulator's alone.
-          const left = expiresAt - now;
-          messenger.post({
-            surface: config.surface,
-            type: 'service:event:session-expiring',
-            payload: { expiresAt: Date.now() + left },
-          });
-        }
-      })
-      // The emulator is gone (a test ended): nothing to tell.
-      .catch(() => undefined);
-  };
-  setInterval(readClock, CLOCK_POLL_MS);
+  const session = watchSession(messenger, config);
 
   const filters = readFilterParameters(params).set;
   const timeGrains = readTimeGrainParameters(params);
@@ -333,7 +284,7 @@ function start(): void {
               const message = error instanceof Error ? error.message : String(error);
               current.state = { status: 'error', key, message };
               if (ServiceAuthError.isInstance(error)) {
-                lapse();
+                session.lapse();
                 return;
               }
               messenger.post({
@@ -397,20 +348,6 @@ function start(): void {
     if (focusKey) root.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus();
   }
 
-  function postReady(): void {
-    messenger.post({
-      surface: config.surface,
-      type: 'service:event:ready',
-      payload: {
-        embedTenant: config.embedTenant,
-        deploymentId: config.deploymentId,
-        mode: 'signed',
-        surface: config.surface,
-        ...(config.dashboard ? { publicId: config.dashboard.publicId } : {}),
-      },
-    });
-  }
-
   function postView(current: View): void {
     messenger.post({
       surface: config.surface,
@@ -456,7 +393,7 @@ function start(): void {
   // Re-render when the chat's threads change (a new thread, a chat id learned), so the history
   // and the chat surface's paths follow; message text updates itself inside the panel.
   let threadSignature = '';
-  chat.subscribe(() => {
+  function followThreads(): void {
     const signature =
       chat.threads.map((thread) => chat.chatIdOf(thread) ?? '?').join(',') +
       `|${chat.threads.indexOf(chat.current!)}|${chat.busy}`;
@@ -464,7 +401,8 @@ function start(): void {
     threadSignature = signature;
     render();
     changed('chat');
-  });
+  }
+  chat.subscribe(followThreads);
 
   // `set-session`: exchange the new session on the server as a load would, swap the tokens in
   // place, keep everything on screen, and say `ready` (once per session); or say why not, with an
@@ -488,9 +426,8 @@ function start(): void {
       if (!response.ok) throw new Error(answer.error ?? `HTTP ${response.status}`);
       config.token = answer.token;
       if (config.chat && answer.chatToken) config.chat.token = answer.chatToken;
-      expiresAt = answer.tokenExpiresAt;
-      expired = expiring = false;
-      postReady();
+      session.renewed(answer.tokenExpiresAt);
+      postReady(messenger, config);
       changed('set-session');
     } catch (error) {
       messenger.post({
@@ -574,33 +511,138 @@ function start(): void {
   first.enter?.();
   messenger.onAction(apply);
   render();
-  postReady();
+  postReady(messenger, config);
   postView(first);
   changed('mount');
 
-  if (config.surface === 'dashboard' && config.dashboard) {
-    const dashboard = config.dashboard;
-    void loadAll(page, dashboard).then((widgetCount) => {
-      let posted = false;
-      const post = (): void => {
-        if (posted) return;
-        posted = true;
-        messenger.post({
-          surface: 'dashboard',
-          type: 'service:event:dashboard-loaded',
-          payload: {
-            publicId: dashboard.publicId,
-            widgetCount,
-            loadDurationMs: Math.round(performance.now() - mountedAt),
-          },
-        });
-      };
-      // After the browser has drawn the last widget; the timer covers a hidden iframe, where
-      // animation frames do not run.
-      requestAnimationFrame(post);
-      setTimeout(post, 100);
-    });
+  if (config.surface === 'dashboard' && config.dashboard) announceDashboardLoaded(page, config.dashboard, mountedAt);
+}
+
+/** What `start` does with the token's lapse: tell it, and start over for a renewed token. */
+interface SessionWatch {
+  /** The token lapsed (the data API refused it): `session-expired`, once per token. */
+  lapse(): void;
+  /** `set-session` brought a new token, lapsing at `expiresAt`. */
+  renewed(expiresAt: number): void;
+}
+
+/**
+ * Watches the token by the emulator's clock (read every {@link CLOCK_POLL_MS} ms): a few minutes
+ * before it lapses, `session-expiring` with when; once it has (or the data API refused it),
+ * `session-expired` with `{}`. Each once per token.
+ */
+function watchSession(messenger: Messenger, config: EmbedPageConfig): SessionWatch {
+  let expired = false;
+  let expiring = false;
+  let expiresAt = config.tokenExpiresAt;
+  const lapse = (): void => {
+    if (expired) return;
+    expired = true;
+    messenger.postUnknown(SESSION_EXPIRED_EVENT_TYPE, {});
+  };
+  const readClock = (): void => {
+    if (expiresAt === undefined || expired) return;
+    fetch(CLOCK_PATH, { cache: 'no-store' })
+      .then((response) => response.json() as Promise<{ now: number }>)
+      .then(({ now }) => {
+        if (expiresAt === undefined) return;
+        if (now >= expiresAt) lapse();
+        else if (!expiring && now >= expiresAt - SESSION_EXPIRING_LEAD_MS) {
+          expiring = true;
+          // In the browser's time, which the host compares it with: a manual clock is the
+          // emulator's alone.
+          const left = expiresAt - now;
+          messenger.post({
+            surface: config.surface,
+            type: 'service:event:session-expiring',
+            payload: { expiresAt: Date.now() + left },
+          });
+        }
+      })
+      // The emulator is gone (a test ended): nothing to tell.
+      .catch(() => undefined);
+  };
+  setInterval(readClock, CLOCK_POLL_MS);
+  return {
+    lapse,
+    renewed(at) {
+      expiresAt = at;
+      expired = expiring = false;
+    },
+  };
+}
+
+/** `service:event:ready`: authenticated and mounted, before any data (6.2, behaviour 2). */
+function postReady(messenger: Messenger, config: EmbedPageConfig): void {
+  messenger.post({
+    surface: config.surface,
+    type: 'service:event:ready',
+    payload: {
+      embedTenant: config.embedTenant,
+      deploymentId: config.deploymentId,
+      mode: 'signed',
+      surface: config.surface,
+      ...(config.dashboard ? { publicId: config.dashboard.publicId } : {}),
+    },
+  });
+}
+
+/**
+ * A page whose authentication or mount failed: its error on screen (the server put it there
+ * already; this only makes sure of it) and a fatal `service:event:error`.
+ */
+function showMountError(
+  root: HTMLElement,
+  config: EmbedPageConfig,
+  error: NonNullable<EmbedPageConfig['error']>,
+  locale: SupportedLocale,
+  messenger: Messenger,
+): void {
+  const { message, display, context, name } = error;
+  if (!root.querySelector('[data-part="error"]')) {
+    replaceChildren(
+      root,
+      h(
+        'div',
+        { attrs: { role: 'alert', class: 'svc-error', 'data-part': 'error' } },
+        h('h1', { attrs: { class: 'svc-title' } }, stringsFor(locale).errorTitle),
+        h('p', {}, display),
+      ),
+    );
   }
+  messenger.post({
+    surface: config.surface,
+    type: 'service:event:error',
+    payload: { message, name, context, fatal: true },
+  });
+}
+
+/** Loads every widget of the dashboard, then posts `dashboard-loaded` once they are drawn. */
+function announceDashboardLoaded(
+  page: PageContext,
+  dashboard: NonNullable<EmbedPageConfig['dashboard']>,
+  mountedAt: number,
+): void {
+  void loadAll(page, dashboard).then((widgetCount) => {
+    let posted = false;
+    const post = (): void => {
+      if (posted) return;
+      posted = true;
+      page.messenger.post({
+        surface: 'dashboard',
+        type: 'service:event:dashboard-loaded',
+        payload: {
+          publicId: dashboard.publicId,
+          widgetCount,
+          loadDurationMs: Math.round(performance.now() - mountedAt),
+        },
+      });
+    };
+    // After the browser has drawn the last widget; the timer covers a hidden iframe, where
+    // animation frames do not run.
+    requestAnimationFrame(post);
+    setTimeout(post, 100);
+  });
 }
 
 start();

@@ -1,5 +1,5 @@
 /**
- * The embed's side of embed messaging (service-interface 6.1 to 6.3): events go to the embedding
+ * The embed's side of embed messaging (protocol 6.1 to 6.3): events go to the embedding
  * page's origin only, actions are taken only from the embedding window.
  *
  * Which origin is "the embedding page's"? The page learns it from the browser, not from anything

@@ -1,18 +1,26 @@
-// GET /api/data-token: a short-lived data API token for the viewer, which the chat uses to load
-// all rows of a result. The library has no helper for it: the token is a JWT your server signs
-// with the deployment's API secret (here with `jose`), its claims being the viewer's security
-// context, so the data API applies the same row-level security as the embeds and the chat.
-import { SignJWT } from 'jose';
+// GET /api/data-token: the viewer's data API token, `{ token, expiresAt }`, which the data views
+// and the chat's "load all" ask for through `fetchDataToken()`. Signed with the deployment's API
+// secret; its claims are the viewer's security context, so the data API applies the same
+// row-level security as the embeds and the chat. Refused cross-site, never cached.
+import { connection } from 'next/server';
+import { createDataTokenHandler } from '@service/react/server';
 import { currentUser } from '@/lib/auth';
-import { env } from '@/lib/service';
+import { dataClaims, dataSecret } from '@/lib/data';
+import { atFirstRequest } from '@/lib/service';
+
+const handler = atFirstRequest(() =>
+  createDataTokenHandler({
+    secret: dataSecret(),
+    async resolve(request) {
+      const user = await currentUser(request);
+      return user && dataClaims(user); // null: 401
+    },
+  }),
+);
 
 export async function GET(request: Request): Promise<Response> {
-  const user = await currentUser(request);
-  if (!user) return Response.json({ error: 'Sign in first', code: 'unauthorized' }, { status: 401 });
-  const token = await new SignJWT({ externalId: user.id, userAttributes: { region: user.region } })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(env('SERVICE_DATA_API_SECRET')));
-  return Response.json({ token }, { headers: { 'cache-control': 'no-store' } });
+  // Per request, never prerendered: `next build` would otherwise run a GET route at build time,
+  // without the secret (or worse, with it, keeping one token for everybody).
+  await connection();
+  return handler(request);
 }
