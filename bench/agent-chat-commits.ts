@@ -84,7 +84,7 @@ export async function runAgentChatCommitsBenchmark(): Promise<AgentChatCommitsRe
         asked.current = true;
         void chat.send('Show revenue by month in 2025');
       }, [chat]);
-      return React.createElement(AgentChat, { chat });
+      return React.createElement(AgentChat, { chat: chat.chat });
     }
 
     const container = window.document.createElement('div');

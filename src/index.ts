@@ -48,7 +48,9 @@ export type {
   EmbeddedAppProps,
   EmbeddedChatProps,
   EmbedFrameProps,
+  EmbedComponent,
 } from './components/embeds/embedded';
+export type { PartComponent, PartTag } from './components/part';
 export {
   EmbedPlaceholder,
   EmbedErrorState,
@@ -79,6 +81,7 @@ export type {
   SqlToolLabels,
   ChartLimits,
   ColumnFormats,
+  FormatNumber,
 } from './components/results';
 
 export { StreamingMarkdown, DEFAULT_MARKDOWN_LABELS, DEFAULT_MARKDOWN_LIMITS } from './components/markdown';
@@ -94,7 +97,15 @@ export type { ResultColumn } from './core/result-data';
 export { formatValue, describeColumn, humanizeName, columnTitle, pluralForm } from './core/format-value';
 export type { FormatColumn, ValueFormat, TemporalGranularity, PluralForms } from './core/format-value';
 export { useAgentChat } from './react';
-export type { UseAgentChatOptions, UseAgentChatResult } from './react';
+export type {
+  UseAgentChatOptions,
+  UseAgentChatInit,
+  UseAgentChatAdopt,
+  UseAgentChatCallbacks,
+  UseAgentChatResult,
+  AgentChatFeedback,
+  AgentChatFeedbackInput,
+} from './react';
 
 // Data in React: hooks over TanStack Query (the query options themselves are core's, below) and
 // native views of the partner's own queries.
@@ -127,30 +138,54 @@ export {
   AgentChat,
   AgentChatProvider,
   useAgentChatConfig,
+  useAgentChatSelector,
   useAgentChatState,
   DEFAULT_AGENT_CHAT_LABELS,
   ChatMessageList,
   ChatMessageItem,
   ChatThinking,
   ChatToolCallView,
+  ChatActivity,
+  ChatMessageActions,
   ChatComposer,
+  ChatComposerRoot,
+  ChatComposerInput,
+  ChatComposerSend,
+  ChatComposerStop,
+  useChatComposer,
+  useComposerSend,
+  useComposerStop,
   ChatEmptyState,
+  ChatSuggestions,
   ChatAnnouncer,
 } from './components/chat';
 export type {
   AgentChatProps,
+  AgentChatViewProps,
   AgentChatProviderProps,
+  AgentChatDisplayProps,
   AgentChatComponents,
   AgentChatConfig,
   AgentChatLabels,
+  ChatLabels,
+  ChatFollowUpInput,
   ChatToolViewProps,
   ChatPartViewProps,
+  ComposerFocus,
   ChatMessageListProps,
   ChatMessageProps,
   ChatThinkingProps,
   ChatToolCallProps,
+  ChatToolCallState,
+  ChatActivityProps,
+  ChatMessageActionsProps,
   ChatComposerProps,
+  ChatComposerRootProps,
+  ChatComposerInputProps,
+  ChatComposerButtonProps,
+  ChatComposerState,
   ChatEmptyStateProps,
+  ChatSuggestionsProps,
   ChatAnnouncerProps,
 } from './components/chat';
 

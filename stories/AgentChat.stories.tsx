@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { AgentChat, type AgentChatProps } from '../src/components/chat';
-import { useAgentChat, type UseAgentChatOptions } from '../src/react';
+import { AgentChat, type AgentChatViewProps } from '../src/components/chat';
+import { useAgentChat, type UseAgentChatCallbacks, type UseAgentChatInit } from '../src/react';
 // The emulator's fault module alone (no server code): a pure helper that runs in the browser.
 import { fetchWithFaultOnce } from '../src/emulator/chat/faults';
 import {
@@ -19,10 +19,17 @@ const marginError = TRANSCRIPTS['margin-error'];
 const revenueByMonth = TRANSCRIPTS['revenue-by-month'];
 const topCustomers = TRANSCRIPTS['top-customers'];
 
-// The agent chat in every state. "Live" stories talk to the emulator through the partner's chat
-// proxy route (the provider's `chat={{ url: '/api/service' }}`); the others replay answers recorded
-// from the emulator (the testing kit's TRANSCRIPTS), so they look the same on every run. The
-// controls set what a partner tweaks; the callbacks are actions; what is code (the conversation,
+/**
+ * Use `AgentChat` when you want the whole chat in one element: the message list (or the empty
+ * state with its suggestions), the composer and the announcer over one conversation. Use
+ * `AgentChatProvider` and the parts instead when your layout differs. Every prop and its default
+ * is in the table below.
+ *
+ * The stories show every state: "Live" ones talk to the emulator through the partner's chat proxy
+ * route (`chat={{ url: '/api/service' }}`); the others replay answers recorded from the emulator
+ * (the testing kit's TRANSCRIPTS), so they look the same on every run.
+ */
+// The controls set what a partner tweaks; the callbacks are actions; what is code (the conversation,
 // replacement views, a `fetch`, credentials) has no control.
 const meta: Meta<typeof AgentChat> = {
   title: 'Chat/AgentChat',
@@ -66,7 +73,7 @@ function Asked({
   question,
   options,
   ...props
-}: { question: string; options: UseAgentChatOptions } & AgentChatProps): ReactNode {
+}: { question: string; options: UseAgentChatInit } & AgentChatViewProps & UseAgentChatCallbacks): ReactNode {
   const chat = useAgentChat(options);
   const asked = useRef(false);
   useEffect(() => {
@@ -74,13 +81,13 @@ function Asked({
     asked.current = true;
     chat.send(question).catch(() => undefined);
   }, [chat, question]);
-  return <AgentChat chat={chat} {...props} />;
+  return <AgentChat chat={chat.chat} {...props} />;
 }
 
 function recorded(
   transcript: string,
   options: Omit<ReplayFetchOptions, 'transcript' | 'transcripts'> = {},
-): UseAgentChatOptions {
+): UseAgentChatInit {
   return { url: '/recorded', fetch: createReplayFetch({ transcript, chunking: 48, ...options }).fetch };
 }
 
@@ -242,9 +249,12 @@ export const Reconnecting: Story = {
 export const LongThread: Story = {
   tags: ['!autodocs'],
   args: { chatId: '00000000-0000-4000-8000-000000001000' },
-  render: ({ chatId, ...args }) => (
-    <AgentChat {...args} {...recorded(longThreadTranscript(1000, chatId), { chunking: 'whole' })} chatId={chatId} />
-  ),
+  render: (args) => {
+    const { chatId, ...rest } = args as UseAgentChatInit & AgentChatViewProps;
+    return (
+      <AgentChat {...rest} {...recorded(longThreadTranscript(1000, chatId), { chunking: 'whole' })} chatId={chatId} />
+    );
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await finished(canvasElement);

@@ -11,18 +11,21 @@ import {
   ChatThinking,
   ChatToolCallView,
   type AgentChatComponents,
-  type AgentChatProviderProps,
+  type AgentChatDisplayProps,
   type ChatToolViewProps,
 } from '../src/components/chat';
 import { STRING_LABELS, useRecordedAnswer } from './chat-stories';
 import { noControls, suppliedByStory } from './story-docs';
 
 /** The controls: the provider's display settings; the conversation and the layout are the story's. */
-type Args = Omit<AgentChatProviderProps, 'chat' | 'children'>;
+type Args = AgentChatDisplayProps;
 
-// The chat's parts composed into a layout of one's own: `AgentChatProvider` over a `useAgentChat`
-// conversation, the list and composer placed freely, a tool's view replaced through `components`,
-// the strings through `labels`.
+/**
+ * Use `AgentChatProvider` when the stock `AgentChat` layout does not fit yours: it gives the
+ * parts (`ChatMessageList`, `ChatComposer`, `ChatEmptyState`...) one conversation (`chat`, from
+ * `useAgentChat` or `createAgentChat`), its `labels`, replacement views (`components`) and
+ * `onFeedback`; place the parts anywhere inside it.
+ */
 const meta = {
   title: 'Chat/Parts/AgentChatProvider',
   component: suppliedByStory(AgentChatProvider, 'chat', 'children'),
@@ -47,7 +50,7 @@ const COMPONENTS: AgentChatComponents = { tools: { serviceMeta: ViewsFound } };
 function Composed(args: Args): ReactNode {
   const chat = useRecordedAnswer();
   return (
-    <AgentChatProvider {...args} chat={chat} components={COMPONENTS}>
+    <AgentChatProvider {...args} chat={chat.chat} components={COMPONENTS}>
       <div
         style={{
           display: 'grid',
@@ -86,7 +89,7 @@ function Individual(args: Args): ReactNode {
   const thinking = chat.messages.find((message) => message.thinking !== '');
   const sqlCall = chat.messages.find((message) => message.toolCall?.name === 'serviceSqlApi');
   return (
-    <AgentChatProvider {...args} chat={chat}>
+    <AgentChatProvider {...args} chat={chat.chat}>
       <div style={{ display: 'grid', gap: 'var(--service-space-3)', maxWidth: 720 }}>
         <ChatEmptyState suggestions={['Revenue by region in 2025']} />
         {chat.finalAnswer ? <ChatMessageItem message={chat.finalAnswer} final /> : null}

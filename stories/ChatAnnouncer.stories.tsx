@@ -3,8 +3,11 @@ import { expect, waitFor } from 'storybook/test';
 import { ChatAnnouncer } from '../src/components/chat';
 import { RecordedChat } from './chat-stories';
 
-// The announcer is visually hidden: the story shows the final answer next to it, and its play
-// reads what a screen reader would hear.
+/**
+ * Use `ChatAnnouncer` in a layout of your own so that screen readers hear each final answer once
+ * (`AgentChat` includes it). It is visually hidden: the story shows the final answer next to it,
+ * and its play reads what a screen reader would hear.
+ */
 const meta = {
   title: 'Chat/Parts/ChatAnnouncer',
   component: ChatAnnouncer,

@@ -6,7 +6,7 @@ import { useRecordedAnswer } from './chat-stories';
 function Composer(args: Parameters<typeof ChatComposer>[0]) {
   const chat = useRecordedAnswer({ question: null });
   return (
-    <AgentChatProvider chat={chat}>
+    <AgentChatProvider chat={chat.chat}>
       <div style={{ maxWidth: 720 }}>
         <ChatComposer {...args} />
       </div>
@@ -14,7 +14,13 @@ function Composer(args: Parameters<typeof ChatComposer>[0]) {
   );
 }
 
-// The composer alone, over a conversation that answers any question with a recorded answer.
+/**
+ * Use `ChatComposer` for the stock composer in a layout of your own (`AgentChat` includes it):
+ * one rounded field that grows with its text, Send turning into Stop while an answer runs, Enter
+ * to send and Shift+Enter for a new line. When its layout does not fit yours, recompose it from
+ * `ChatComposerRoot`, `ChatComposerInput`, `ChatComposerSend` and `ChatComposerStop`. The story
+ * answers any question with a recorded answer.
+ */
 const meta = {
   title: 'Chat/Parts/ChatComposer',
   component: ChatComposer,

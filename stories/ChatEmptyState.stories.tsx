@@ -6,13 +6,17 @@ import { useAgentChat } from '../src/react';
 function EmptyState(args: Parameters<typeof ChatEmptyState>[0]) {
   const chat = useAgentChat();
   return (
-    <AgentChatProvider chat={chat}>
+    <AgentChatProvider chat={chat.chat}>
       <ChatEmptyState {...args} />
     </AgentChatProvider>
   );
 }
 
-// What a new conversation shows, with the provider's chat settings (the emulator through the proxy route).
+/**
+ * Use `ChatEmptyState` in a layout of your own for what a new conversation shows, with its
+ * starter suggestions (`AgentChat` shows it while the conversation is empty). The story runs with
+ * the provider's chat settings (the emulator through the proxy route).
+ */
 const meta = {
   title: 'Chat/Parts/ChatEmptyState',
   component: ChatEmptyState,

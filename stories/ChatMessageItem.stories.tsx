@@ -7,7 +7,11 @@ import { noControls, suppliedByStory } from './story-docs';
 /** The controls: every prop but `message`, which comes from the recorded conversation. */
 type Args = Omit<ChatMessageProps, 'message'>;
 
-// One message of a recorded answer, rendered alone inside an `AgentChatProvider`.
+/**
+ * Use `ChatMessageItem` when you render messages yourself (`ChatMessageList` renders one per
+ * message): one message by its id, a question or a step of an answer. The story renders each
+ * message of a recorded answer alone inside an `AgentChatProvider`.
+ */
 const meta = {
   title: 'Chat/Parts/ChatMessageItem',
   component: suppliedByStory(ChatMessageItem, 'message'),

@@ -6,7 +6,7 @@ import { useRecordedAnswer } from './chat-stories';
 function List(args: Parameters<typeof ChatMessageList>[0]) {
   const chat = useRecordedAnswer();
   return (
-    <AgentChatProvider chat={chat}>
+    <AgentChatProvider chat={chat.chat}>
       <div style={{ height: 480, maxWidth: 720, display: 'flex', flexDirection: 'column' }}>
         <ChatMessageList {...args} />
       </div>
@@ -14,7 +14,12 @@ function List(args: Parameters<typeof ChatMessageList>[0]) {
   );
 }
 
-// The list of a recorded answer's messages: question, thinking, tool calls, final answer.
+/**
+ * Use `ChatMessageList` in a layout of your own for the conversation itself (`AgentChat` includes
+ * it): every turn with its tool steps, final answer, action bar and stopped marker, the activity
+ * indicator while the agent works, kept at the newest message. The story shows a recorded answer:
+ * question, thinking, tool calls, final answer.
+ */
 const meta = {
   title: 'Chat/Parts/ChatMessageList',
   component: ChatMessageList,

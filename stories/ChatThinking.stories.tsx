@@ -7,7 +7,11 @@ import { noControls, suppliedByStory } from './story-docs';
 /** The controls: every prop but `message`, which comes from the recorded conversation. */
 type Args = Omit<ChatThinkingProps, 'message'>;
 
-// The agent's reasoning of a recorded answer, alone.
+/**
+ * Use `ChatThinking` when you render messages yourself and want to show the agent's reasoning
+ * (`AgentChat` shows it, collapsed, with `showThinking`). The story shows the reasoning of a
+ * recorded answer alone.
+ */
 const meta = {
   title: 'Chat/Parts/ChatThinking',
   component: suppliedByStory(ChatThinking, 'message'),

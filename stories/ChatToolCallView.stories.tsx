@@ -7,7 +7,12 @@ import { noControls, suppliedByStory } from './story-docs';
 /** The controls: `tool` picks which call of the recorded conversation is the `message`. */
 type Args = Omit<ChatToolCallProps, 'message'> & { tool?: 'serviceSqlApi' | 'serviceMeta' };
 
-// The tool calls of a recorded answer, each alone: the data model search, then the SQL.
+/**
+ * Use `ChatToolCallView` when you render messages yourself: one tool step as a one-line
+ * disclosure ("Searched the data model", "Ran a query") whose query result stays in view while it
+ * is closed. To change only how one tool looks inside `AgentChat`, replace its view through
+ * `components.tools` instead. The stories show each call of a recorded answer alone.
+ */
 const meta = {
   title: 'Chat/Parts/ChatToolCallView',
   component: suppliedByStory(ChatToolCallView, 'message'),

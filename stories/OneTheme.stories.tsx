@@ -46,7 +46,7 @@ function Branded({ theme, children }: { theme: EmbedTheme; children: ReactNode }
 
 function BrandedChat() {
   const chat = useRevenueAnswer();
-  return <AgentChat chat={chat} style={{ height: 520 }} />;
+  return <AgentChat chat={chat.chat} style={{ height: 520 }} />;
 }
 
 function OneTheme({ primaryColor, font, borderRadius }: Args) {

@@ -37,7 +37,7 @@ export const Running: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('status')).toHaveTextContent('Running query…');
-    await expect(canvasElement.querySelector('[data-part="tool-call"]')).toHaveAttribute('data-state', 'running');
+    await expect(canvasElement.querySelector('[data-part="sql-tool"]')).toHaveAttribute('data-state', 'running');
     await expect(canvasElement.querySelector('[data-part="result-table"]')).toBeNull();
   },
 };
@@ -205,9 +205,9 @@ export const Labels: Story = {
       table: 'Tabelle',
       viewSwitch: 'Ergebnis anzeigen als',
       downloadCsv: 'CSV herunterladen',
-      showingRows: '{shown} von {total} Zeilen',
-      loadAll: 'Alle {total} Zeilen laden',
-      tableLabel: 'Ergebnis von {title}',
+      showingRows: (shown, total, format) => `${format(shown)} von ${format(total)} Zeilen`,
+      loadAll: (total, format) => `Alle ${format(total)} Zeilen laden`,
+      tableLabel: (title) => `Ergebnis von ${title}`,
     },
   },
   play: async ({ canvasElement }) => {
@@ -238,7 +238,7 @@ export const LiveFromEmulator: Story = {
   args: { defaultView: 'table' },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(canvasElement.querySelector('[data-part="tool-call"]')).toHaveAttribute('data-state', 'complete');
+    await expect(canvasElement.querySelector('[data-part="sql-tool"]')).toHaveAttribute('data-state', 'complete');
     await expect(canvas.getByText('Showing 100 of 120 rows')).toBeInTheDocument();
     await userEvent.click(canvas.getByRole('button', { name: 'Load all 120 rows' }));
     await waitFor(() => expect(canvas.getByText('120 rows')).toBeInTheDocument(), { timeout: 20_000 });

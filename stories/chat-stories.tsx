@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { AgentChatProvider, DEFAULT_AGENT_CHAT_LABELS, type AgentChatLabels } from '../src/components/chat';
-import { useAgentChat, type UseAgentChatResult } from '../src/react';
+import { useAgentChat, type UseAgentChatCallbacks, type UseAgentChatResult } from '../src/react';
 import { createReplayFetch, TRANSCRIPTS } from '../src/testing';
 
 /** The recorded answer to "Who are our top 10 customers?": thinking, two tool calls, a final answer. */
@@ -18,11 +18,26 @@ export const TOP_CUSTOMERS = TRANSCRIPTS['top-customers'];
 export function useRecordedAnswer({
   question = 'Who are our top 10 customers?',
   chunkDelayMs = 0,
-}: { question?: string | null; chunkDelayMs?: number } = {}): UseAgentChatResult {
+  holdAfterLines,
+  onFeedback,
+}: {
+  question?: string | null;
+  chunkDelayMs?: number;
+  /** Keeps the answer running after this many lines (until stopped). */
+  holdAfterLines?: number;
+  /** The conversation's `onFeedback`. */
+  onFeedback?: UseAgentChatCallbacks['onFeedback'];
+} = {}): UseAgentChatResult {
   const [fetch] = useState(
-    () => createReplayFetch({ transcript: TOP_CUSTOMERS, chunking: 48, delayMs: chunkDelayMs }).fetch,
+    () =>
+      createReplayFetch({
+        transcript: TOP_CUSTOMERS,
+        chunking: 48,
+        delayMs: chunkDelayMs,
+        ...(holdAfterLines === undefined ? {} : { faults: { holdAfterLines } }),
+      }).fetch,
   );
-  const chat = useAgentChat({ url: '/recorded', fetch });
+  const chat = useAgentChat({ url: '/recorded', fetch, onFeedback });
   const asked = useRef(false);
   useEffect(() => {
     if (asked.current || question === null) return;
@@ -42,7 +57,7 @@ export function RecordedChat({
 }): ReactNode {
   const chat = useRecordedAnswer({ chunkDelayMs });
   return (
-    <AgentChatProvider chat={chat}>
+    <AgentChatProvider chat={chat.chat}>
       <div style={{ display: 'grid', gap: 'var(--service-space-3)', maxWidth: 720 }}>{children(chat)}</div>
     </AgentChatProvider>
   );

@@ -21,16 +21,38 @@ import { createThreadStore, type ThreadSnapshot, type ThreadStatus, type ThreadS
  */
 export type AgentChatStatus = ThreadStatus | 'reconnecting';
 
+/** How a turn of the conversation ended when it did not end with its answer: stopped, or failed. */
+export type AgentChatOutcome = 'aborted' | 'error';
+
 /** What the controller publishes; a new object only when something in it changed. */
 export interface AgentChatSnapshot extends Omit<ThreadSnapshot, 'status'> {
   /** Where the conversation stands (see {@link AgentChatStatus}). */
   readonly status: AgentChatStatus;
   /** The latest resend while `status` is `reconnecting`; `undefined` otherwise. */
   readonly reconnect: ResubscribeEvent | undefined;
+  /**
+   * The turns asked here that were stopped or failed, by the id of their question (the user's
+   * message), so a UI keeps saying so after the next turn; a turn answered later (a retry) leaves
+   * it. Empty after `reset`. (A read of a stored thread cannot tell how its earlier turns ended.)
+   */
+  readonly outcomes: ReadonlyMap<string, AgentChatOutcome>;
+}
+
+/**
+ * What a conversation tells as it goes; {@link AgentChatController.listen} adds a set of them, and
+ * the options of {@link createAgentChat} are the first.
+ */
+export interface AgentChatCallbacks {
+  /** Called once the service has named the thread (the first `__cutoff__` of a new chat). */
+  onChatId?: (chatId: string) => void;
+  /** Called when an answer ends: `ready` or `aborted` (the snapshot tells which). */
+  onFinish?: (snapshot: AgentChatSnapshot) => void;
+  /** Called with every failure: of the stream, of the abort request, of a resume. */
+  onError?: (error: Error) => void;
 }
 
 /** Options of {@link createAgentChat}. */
-export interface AgentChatOptions {
+export interface AgentChatOptions extends AgentChatCallbacks {
   /** The wire: a chat client from `createChatClient` (or any object with its shape, for tests). */
   client: ChatClient;
   /** The state; default a new thread store. Pass one to show a thread you already hold. */
@@ -41,14 +63,8 @@ export interface AgentChatOptions {
    * are always current when read.
    */
   scheduleNotify?: ScheduleNotify;
-  /** A stored thread to continue: {@link AgentChat.resume} reads it, and `send` adds to it. */
+  /** A stored thread to continue: {@link AgentChatController.resume} reads it, and `send` adds to it. */
   chatId?: string;
-  /** Called once the service has named the thread (the first `__cutoff__` of a new chat). */
-  onChatId?: (chatId: string) => void;
-  /** Called when an answer ends: `ready` or `aborted` (the snapshot tells which). */
-  onFinish?: (snapshot: AgentChatSnapshot) => void;
-  /** Called with every failure: of the stream, of the abort request, of a resume. */
-  onError?: (error: Error) => void;
   /**
    * After the abort endpoint said yes (or while the thread has no id yet), how long the answer
    * may take to end by itself before the local request is cut. Default 3000 ms.
@@ -56,8 +72,17 @@ export interface AgentChatOptions {
   abortGraceMs?: number;
 }
 
-/** A conversation with an agent. Every method is bound: pass them around freely. */
-export interface AgentChat {
+/**
+ * A conversation with an agent. Every method is bound: pass them around freely.
+ *
+ * Its work follows its subscribers, as a TanStack Query observer's does: when the last subscriber
+ * leaves (the UI unmounts, or hides in React's `<Activity>`) the local request of a running answer
+ * is cut, quietly (the agent goes on; no `onFinish`, no `onError`), and when a subscriber comes
+ * back the answer is picked up where the service has it (the thread is read: it replays and then
+ * streams live). Subscribers that leave and come back within one task (React's StrictMode) change
+ * nothing. An answer asked with no subscriber at all runs to its end. No timers guess an unmount.
+ */
+export interface AgentChatController {
   /**
    * Asks `input`. The user's message shows at once; the promise settles when the answer ends
    * (its outcome is in the snapshot and `onFinish`/`onError`). Rejects, sending nothing, with a
@@ -80,14 +105,27 @@ export interface AgentChat {
   resume(): Promise<void>;
   /**
    * Cuts the local request (the agent goes on) and forgets the thread: a new conversation, or,
-   * given a `chatId`, that stored thread (shown once {@link AgentChat.resume} reads it).
+   * given a `chatId`, that stored thread (shown once {@link AgentChatController.resume} reads it).
    */
   reset(chatId?: string): void;
-  /** Calls `listener` after each change of the snapshot (batched by `scheduleNotify`); returns the unsubscribe. Bound: pass it to `useSyncExternalStore` as it is. */
+  /**
+   * Calls `listener` after each change of the snapshot (batched by `scheduleNotify`); returns the
+   * unsubscribe. Bound: pass it to `useSyncExternalStore` as it is. The controller's work follows
+   * its subscribers (see {@link AgentChatController}).
+   */
   subscribe(listener: () => void): () => void;
+  /**
+   * Adds callbacks of the conversation's events (a UI that adopts a controller made elsewhere
+   * hears its errors this way); returns the function that removes them. Bound.
+   */
+  listen(callbacks: AgentChatCallbacks): () => void;
   /** The conversation now: the same object until something changed. */
   getSnapshot(): AgentChatSnapshot;
-  /** Cuts the local request and stops notifying; later calls to `send` and `resume` reject. */
+  /**
+   * Cuts the local request and goes silent: no notification or callback after it (one already
+   * scheduled is dropped too); later calls to `send` and `resume` reject. Only for a controller
+   * you will never use again: one that merely has no subscribers stops its work by itself.
+   */
   dispose(): void;
   /**
    * Tells the controller that the client is resending after a drop (`status` becomes
@@ -152,6 +190,7 @@ export type AgentChatAction =
 export const INITIAL_AGENT_CHAT_STATE: AgentChatState = { status: 'idle', error: undefined, reconnect: undefined };
 
 const RUNNING: readonly AgentChatStatus[] = ['submitted', 'streaming', 'reconnecting'];
+const NO_OUTCOMES: ReadonlyMap<string, AgentChatOutcome> = new Map();
 
 /** True while an answer runs: `submitted`, `streaming` or `reconnecting`. */
 export function isRunning(status: AgentChatStatus): boolean {
@@ -193,6 +232,8 @@ interface Run {
   readonly controller: AbortController;
   /** The user asked to stop (or reset, or dispose). */
   stopped: boolean;
+  /** Cut because the last subscriber left: ends quietly, and continues when one comes back. */
+  parked: boolean;
   /** Stop asked before the thread had an id: call the abort endpoint once it has one. */
   abortWanted: boolean;
   timer?: ReturnType<typeof setTimeout>;
@@ -214,12 +255,23 @@ function toError(error: unknown): Error {
  * await chat.send('Revenue by month?');
  * ```
  */
-export function createAgentChat(options: AgentChatOptions): AgentChat {
+export function createAgentChat(options: AgentChatOptions): AgentChatController {
   const { client, abortGraceMs = 3000 } = options;
   if (!client || typeof client.stream !== 'function')
     throw new ServiceConfigError('createAgentChat: `client` must be a chat client (createChatClient)');
   const store = options.store ?? createThreadStore();
-  const notifier = createNotifier(options.scheduleNotify);
+  const notifier = createNotifier(options.scheduleNotify, {
+    onSubscribe: () => {
+      if (!parked || running || disposed) return;
+      parked = false;
+      chat.resume().catch(() => undefined);
+    },
+    // Settled at the end of the task: StrictMode (and a subscriber moving between components)
+    // unsubscribes and subscribes again synchronously, which must not cut a request.
+    onUnsubscribe: () => queueMicrotask(park),
+  });
+  // Boxed, so the same callbacks object listening twice is two listeners.
+  const callbacks = new Set<{ readonly of: AgentChatCallbacks }>([{ of: options }]);
 
   let state = INITIAL_AGENT_CHAT_STATE;
   let storedChatId = options.chatId;
@@ -229,20 +281,40 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
   /** The last question and its message id, for a resume before the thread had an id. */
   let last: { input: string; messageId: string } | undefined;
   let disposed = false;
+  /** An answer was cut because nobody was subscribed: the next subscriber picks it up. */
+  let parked = false;
+
+  let outcomes: ReadonlyMap<string, AgentChatOutcome> = NO_OUTCOMES;
 
   let threadSnapshot: ThreadSnapshot | undefined;
   let seenState: AgentChatState | undefined;
   let seenChatId: string | undefined;
+  let seenOutcomes: ReadonlyMap<string, AgentChatOutcome> | undefined;
   let snapshot: AgentChatSnapshot;
 
   function getSnapshot(): AgentChatSnapshot {
     const thread = store.getSnapshot();
-    if (thread === threadSnapshot && state === seenState && storedChatId === seenChatId) return snapshot;
+    if (thread === threadSnapshot && state === seenState && storedChatId === seenChatId && outcomes === seenOutcomes)
+      return snapshot;
     threadSnapshot = thread;
     seenState = state;
     seenChatId = storedChatId;
+    seenOutcomes = outcomes;
     const { status, error, reconnect } = state;
-    return (snapshot = { ...thread, chatId: thread.chatId ?? storedChatId, status, error, reconnect });
+    return (snapshot = { ...thread, chatId: thread.chatId ?? storedChatId, status, error, reconnect, outcomes });
+  }
+
+  /** Records how the latest turn ended: stopped or failed, or answered (which forgets an earlier failure). */
+  function settleOutcome(): void {
+    const question = store.getSnapshot().messages.findLast((message) => message.role === 'user');
+    if (!question) return;
+    const outcome = state.status === 'aborted' || state.status === 'error' ? state.status : undefined;
+    if (outcomes.get(question.id) === outcome) return;
+    const next = new Map(outcomes);
+    if (outcome) next.set(question.id, outcome);
+    else next.delete(question.id);
+    outcomes = next;
+    notifier.changed();
   }
 
   function dispatch(action: AgentChatAction): void {
@@ -252,12 +324,24 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
     notifier.changed();
   }
 
+  function emit<K extends keyof AgentChatCallbacks>(name: K, value: Parameters<NonNullable<AgentChatCallbacks[K]>>[0]) {
+    if (disposed) return;
+    for (const entry of [...callbacks]) (entry.of[name] as ((value: unknown) => void) | undefined)?.(value);
+  }
+
+  /** The last subscriber left: cut a running answer's request, to be continued by the next one. */
+  function park(): void {
+    if (notifier.hasListeners() || !running || running.stopped || disposed) return;
+    parked = running.parked = true;
+    running.controller.abort(new ServiceAbortError('The chat has no subscribers'));
+  }
+
   const unsubscribeStore = store.subscribe(() => {
     const thread = store.getSnapshot();
     if (running) dispatch({ type: 'thread', status: thread.status, error: thread.error });
     if (thread.chatId !== undefined && thread.chatId !== announcedChatId) {
       announcedChatId = storedChatId = thread.chatId;
-      options.onChatId?.(thread.chatId);
+      emit('onChatId', thread.chatId);
       // `stopAgent` never rejects: a refused abort becomes the `error` status and `onError`.
       if (running?.abortWanted) void stopAgent();
     }
@@ -271,7 +355,13 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
   }
 
   async function run(request: ChatRequest, optimistic: boolean): Promise<void> {
-    const current: Run = (running = { controller: new AbortController(), stopped: false, abortWanted: false });
+    parked = false;
+    const current: Run = (running = {
+      controller: new AbortController(),
+      stopped: false,
+      parked: false,
+      abortWanted: false,
+    });
     notifier.batch(() => {
       store.begin();
       if (optimistic && request.input !== undefined) {
@@ -283,26 +373,33 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
     });
     try {
       for await (const line of client.stream(request, { signal: current.controller.signal })) {
-        if (current.stopped && current.controller.signal.aborted) break;
+        if ((current.stopped || current.parked) && current.controller.signal.aborted) break;
         store.apply(line);
       }
-      store.end();
-      dispatch({ type: 'thread', status: store.getSnapshot().status, error: store.getSnapshot().error });
+      if (!current.parked) {
+        store.end();
+        dispatch({ type: 'thread', status: store.getSnapshot().status, error: store.getSnapshot().error });
+      }
     } catch (caught) {
+      // Parked: the answer goes on at the service, and here once someone subscribes again.
+      if (current.parked) return;
       const error = toError(caught);
       const stopped = current.stopped && ServiceAbortError.isInstance(error);
       if (!stopped) store.fail(error);
       dispatch({ type: 'fail', error, stopped });
     } finally {
       clearTimeout(current.timer);
-      if (running === current) running = undefined;
+      if (running === current) {
+        running = undefined;
+        if (!current.parked) settleOutcome();
+      }
       // The status may have stayed the same (a refused abort): subscribers still learn the answer ended.
       notifier.changed();
     }
-    if (disposed) return;
+    if (disposed || current.parked) return;
     const done = getSnapshot();
-    if (done.status === 'error' && done.error) options.onError?.(done.error);
-    else if (done.status === 'ready' || done.status === 'aborted') options.onFinish?.(done);
+    if (done.status === 'error' && done.error) emit('onError', done.error);
+    else if (done.status === 'ready' || done.status === 'aborted') emit('onFinish', done);
   }
 
   /** Calls the abort endpoint for the running answer's thread; cuts the local request if it is refused. */
@@ -317,14 +414,15 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       const error = toError(caught);
       if (running === current) {
         dispatch({ type: 'abortFailed', error });
+        settleOutcome();
         current.stopped = true;
         current.controller.abort(error);
       }
-      options.onError?.(error);
+      emit('onError', error);
     }
   }
 
-  const chat: AgentChat = {
+  const chat: AgentChatController = {
     send(input: string): Promise<void> {
       const refusal = refuse();
       if (refusal) return refusal;
@@ -363,12 +461,15 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
     },
 
     reset(chatId?: string): void {
+      if (disposed) return;
+      parked = false;
       if (running) {
         running.stopped = true;
         running.controller.abort(new ServiceAbortError('The chat was reset'));
         running = undefined;
       }
       last = undefined;
+      outcomes = NO_OUTCOMES;
       storedChatId = announcedChatId = chatId;
       notifier.batch(() => {
         store.reset();
@@ -382,11 +483,18 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
     },
 
     subscribe: notifier.subscribe,
+    listen(listener: AgentChatCallbacks): () => void {
+      const entry = { of: listener };
+      callbacks.add(entry);
+      return () => void callbacks.delete(entry);
+    },
     getSnapshot,
 
     dispose(): void {
       if (disposed) return;
       disposed = true;
+      notifier.close();
+      callbacks.clear();
       if (running) {
         running.stopped = true;
         running.controller.abort(new ServiceAbortError('The chat was disposed'));

@@ -234,8 +234,10 @@ export type {
 // Chat controller: the conversation that hooks and non-React UIs share
 export { createAgentChat, agentChatReducer, isRunning, INITIAL_AGENT_CHAT_STATE } from './agent-chat';
 export type {
-  AgentChat,
+  AgentChatController,
+  AgentChatCallbacks,
   AgentChatOptions,
+  AgentChatOutcome,
   AgentChatSnapshot,
   AgentChatStatus,
   AgentChatState,

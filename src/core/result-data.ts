@@ -207,6 +207,21 @@ export function toCsvBlob(columns: readonly ResultColumn[], rows: readonly (read
   return new Blob(['\uFEFF', toCsv(columns, rows)], { type: 'text/csv;charset=utf-8' });
 }
 
+/**
+ * The result as tab-separated values, as spreadsheets paste them: a header row of column names,
+ * one line per row, tabs and line breaks inside a cell turned into spaces, formulas neutralized as
+ * in {@link csvField}.
+ */
+export function toTsv(columns: readonly ResultColumn[], rows: readonly (readonly unknown[])[]): string {
+  const field = (value: unknown) => {
+    const text = cellText(value).replace(/[\t\r\n]+/g, ' ');
+    return FORMULA_START.test(text) && !NUMBER_TEXT.test(text) ? `'${text}` : text;
+  };
+  const lines = [columns.map((column) => field(column.name)).join('\t')];
+  for (const row of rows) lines.push(columns.map((_, index) => field(row[index])).join('\t'));
+  return `${lines.join('\n')}\n`;
+}
+
 /** A file name for a CSV download from a query title: letters, digits, dashes; `query.csv` when nothing is left. */
 export function csvFileName(title: string | undefined): string {
   const base = (title ?? '')

@@ -2,8 +2,10 @@
  * The one small subscribable base of the core's stores (thread store, chat controller, embed
  * controller, the emulator page's chat): listeners in a `Set`, a bound `subscribe` returning its
  * unsubscribe (ready for `useSyncExternalStore`), and, on top of it, batched notification through
- * a scheduler that can be swapped (the animation frame while tokens stream). Internal: each store
- * exposes only `subscribe`. No other listener set exists in `src/` (a test checks).
+ * a scheduler that can be swapped (the animation frame while tokens stream), with hooks called as
+ * listeners come and go, so a store's work can follow its subscribers (TanStack's
+ * `onSubscribe`/`onUnsubscribe`). Internal: each store exposes only `subscribe`. No other listener
+ * set exists in `src/` (a test checks).
  *
  * @module
  */
@@ -31,6 +33,18 @@ export interface Notifier {
   hold(): void;
   /** Closes a batch opened by {@link Notifier.hold}. */
   release(): void;
+  /** True while at least one listener is subscribed. */
+  hasListeners(): boolean;
+  /** Notifies no more, even a notification already scheduled, and takes no new listener. */
+  close(): void;
+}
+
+/** Hooks of {@link createNotifier}, called after a listener was added or removed. */
+export interface NotifierHooks {
+  /** A listener was added. */
+  onSubscribe?: () => void;
+  /** A listener was removed (once per unsubscribe, however often it is called). */
+  onUnsubscribe?: () => void;
 }
 
 const runNow: ScheduleNotify = (notify) => notify();
@@ -58,19 +72,21 @@ export function createSubscribable(): Subscribable {
  * Creates the listener set and batching of one store. At most one notification is scheduled at a
  * time: changes made before a scheduled one runs ride along with it.
  */
-export function createNotifier(scheduleNotify: ScheduleNotify = runNow): Notifier {
-  const { subscribe, notify: tell } = createSubscribable();
+export function createNotifier(scheduleNotify: ScheduleNotify = runNow, hooks: NotifierHooks = {}): Notifier {
+  const { subscribe: add, notify: tell } = createSubscribable();
   let depth = 0;
   let pending = false;
   let scheduled = false;
+  let closed = false;
+  let count = 0;
 
   function notify(): void {
     scheduled = false;
-    tell();
+    if (!closed) tell();
   }
 
   function flush(): void {
-    if (!pending || depth > 0) return;
+    if (!pending || depth > 0 || closed) return;
     pending = false;
     if (scheduled) return;
     scheduled = true;
@@ -89,7 +105,25 @@ export function createNotifier(scheduleNotify: ScheduleNotify = runNow): Notifie
   return {
     hold,
     release,
-    subscribe,
+    subscribe(listener) {
+      if (closed) return () => {};
+      // A wrapper per subscription: the same function subscribed twice is two subscribers.
+      const remove = add(() => listener());
+      count++;
+      hooks.onSubscribe?.();
+      let active = true;
+      return () => {
+        if (!active) return;
+        active = false;
+        remove();
+        count--;
+        hooks.onUnsubscribe?.();
+      };
+    },
+    hasListeners: () => count > 0,
+    close() {
+      closed = true;
+    },
     changed() {
       pending = true;
       flush();

@@ -25,4 +25,12 @@ export { useServiceQueryClient } from './use-service-query-client';
 export { useDataQuery, useSqlQuery, useDataMeta, useDataSettings } from './use-data-query';
 export type { UseDataQueryOptions } from './use-data-query';
 export { useAgentChat } from './use-agent-chat';
-export type { UseAgentChatOptions, UseAgentChatResult } from './use-agent-chat';
+export type {
+  UseAgentChatOptions,
+  UseAgentChatInit,
+  UseAgentChatAdopt,
+  UseAgentChatCallbacks,
+  UseAgentChatResult,
+  AgentChatFeedback,
+  AgentChatFeedbackInput,
+} from './use-agent-chat';

@@ -77,7 +77,8 @@ export interface ReplayFetchOptions {
   abortStatus?: number;
   /**
    * Gives the user message's echo (the first line id like `1767225600000-message`) the request's
-   * `messageId`, as the service does, so the thread store dedupes the optimistic user message.
+   * `messageId`, as the service does, so the thread store dedupes the optimistic user message; a
+   * read of the thread (`chatId` alone) echoes the `messageId` its question was asked with.
    * Default true.
    */
   echoMessageId?: boolean;
@@ -196,6 +197,8 @@ export function createReplayFetch(options: ReplayFetchOptions): ReplayFetch {
   const streams: Record<string, unknown>[] = [];
   const aborts: Record<string, unknown>[] = [];
   const byMessageId = new Map<string, string>();
+  /** The question's `messageId` by thread, so that a read of the thread echoes it as the service does. */
+  const askedIn = new Map<string, string>();
   let next = 0;
   /** Held answers, by thread id, released by the abort endpoint. */
   const held = new Map<string, Set<() => void>>();
@@ -221,9 +224,15 @@ export function createReplayFetch(options: ReplayFetchOptions): ReplayFetch {
         { status: 500 },
       );
     }
-    if (echoMessageId && typeof body['messageId'] === 'string')
-      text = text.replace(ECHO_ID, `"id":"${body['messageId']}"`);
     const chatId = (typeof body['chatId'] === 'string' ? body['chatId'] : undefined) ?? cutoffChatId(text);
+    const messageId =
+      typeof body['messageId'] === 'string'
+        ? body['messageId']
+        : chatId === undefined
+          ? undefined
+          : askedIn.get(chatId);
+    if (typeof body['messageId'] === 'string' && chatId !== undefined) askedIn.set(chatId, body['messageId']);
+    if (echoMessageId && messageId !== undefined) text = text.replace(ECHO_ID, `"id":"${messageId}"`);
 
     let lines = linesOf(text);
     let ending: 'close' | 'drop' | 'hold' = 'close';

@@ -155,7 +155,7 @@ afterEach(() => {
 
 const toolCall = (container: HTMLElement, title: string): HTMLElement =>
   [...container.querySelectorAll<HTMLElement>('[data-part="tool-call"]')].find(
-    (part) => part.querySelector('.service-result-sql-tool__title')?.textContent === title,
+    (part) => part.querySelector('.service-chat-step-detail')?.textContent === title,
   )!;
 
 describe('AgentChat with bad input (real Chromium)', () => {
@@ -184,14 +184,15 @@ describe('AgentChat with bad input (real Chromium)', () => {
     const answer = container.querySelector<HTMLElement>('[data-part="final-answer"]')!;
     expect(answer.querySelector('strong')?.textContent).toBe('120');
 
-    // Tool calls whose JSON is cut: an error card each, naming the tool and what failed to parse.
+    // Tool calls whose JSON is cut: a failed step each (in human words), saying what failed to parse.
     const cutInput = container.querySelector<HTMLElement>(
       '[data-part="tool-call"][data-tool="serviceSqlApi"][data-state="error"]',
     )!;
-    expect(cutInput.querySelector('[role="group"]')?.getAttribute('aria-label')).toBe('serviceSqlApi failed');
-    expect(cutInput.textContent).toMatch(/Tool input is not valid JSON/);
+    expect(cutInput.querySelector('button[aria-expanded]')?.textContent).toMatch(/^Ran a query.*Failed$/);
+    expect(cutInput.querySelector('[role="alert"]')?.textContent).toMatch(/Tool input is not valid JSON/);
     const cutResult = container.querySelector<HTMLElement>('[data-part="tool-call"][data-tool="serviceMeta"]')!;
     expect(cutResult.dataset.state).toBe('error');
+    await userEvent.click(cutResult.querySelector<HTMLElement>(':scope > button')!);
     expect(cutResult.textContent).toMatch(/Tool result is not valid JSON/);
 
     // Charts that cannot be drawn: an error card in the chart part, the SQL and the table still there.
@@ -206,6 +207,7 @@ describe('AgentChat with bad input (real Chromium)', () => {
       await vi.waitFor(() => expect(chart.dataset.state).toBe('error'), { timeout: 20_000 });
       expect(chart.querySelector('[role="alert"]')?.textContent, title).toMatch(problem);
       expect(chart.querySelector('svg')).toBeNull();
+      await userEvent.click(part.querySelector<HTMLElement>(':scope > button')!);
       expect(part.querySelector('[data-part="sql"]')).not.toBeNull();
       await userEvent.click(part.querySelector<HTMLElement>('button[aria-pressed="false"]')!);
       expect(part.querySelectorAll('[data-part="result-table"] tbody tr').length, title).toBeGreaterThan(0);

@@ -103,6 +103,8 @@ describe('AgentChat against the emulator, through the chat proxy route', () => {
     const final = q(container, '[data-part="message"][data-role="assistant"] [data-part="final-answer"]')!;
     expect(final.textContent).toMatch(/top 10 customers/);
     expect(container.querySelectorAll('[data-part="tool-call"][data-tool="serviceMeta"]')).toHaveLength(1);
+    // The query's step, opened: its SQL.
+    await userEvent.click(q(container, '[data-part="tool-call"][data-tool="serviceSqlApi"] > button')!);
     expect(q(container, '[data-part="tool-call"][data-tool="serviceSqlApi"] [data-part="sql"]')?.textContent).toMatch(
       /SELECT/i,
     );

@@ -55,7 +55,8 @@ describe("ServiceProvider's theme brands every surface", () => {
     expect(send.backgroundColor).toBe(VIOLET);
     expect(send.color).toBe('rgb(255, 255, 255)');
     expect(getComputedStyle(branded).fontFamily).toBe('Georgia, serif');
-    expect(getComputedStyle(branded.querySelector('textarea')!).borderTopLeftRadius).toBe('4px');
+    // The composer's field (its textarea draws no border): twice the large radius, 4 px × 1.5 × 2.
+    expect(getComputedStyle(branded.querySelector('.service-chat-field')!).borderTopLeftRadius).toBe('12px');
     const own = container.querySelector<HTMLElement>('[data-testid="own"]')!;
     expect(getComputedStyle(own.querySelector('[data-part="send"]')!).backgroundColor).toBe('rgb(4, 120, 87)');
     expect(getComputedStyle(own).fontFamily).toBe('Georgia, serif');

@@ -71,7 +71,7 @@ export function hostileToolTranscript(chatId = '00000000-0000-4000-8000-00000000
 
 /**
  * What is wrong with how `container` shows {@link hostileToolTranscript}: one entry per tool name
- * whose two calls are not the generic tool view (`Tool <name>` complete, `Running <name>…`).
+ * whose two calls are not the generic tool view ("Used a tool", complete and stopped).
  */
 export function hostileToolViewProblems(container: ParentNode): string[] {
   return HOSTILE_TOOL_NAMES.flatMap((name) => {
@@ -80,11 +80,13 @@ export function hostileToolViewProblems(container: ParentNode): string[] {
     );
     const shown = calls.map((part) => [
       part.dataset.state,
-      part.querySelector('.service-chat-tool-title')?.textContent ?? part.textContent,
+      part.querySelector('.service-chat-step-label')?.textContent ?? part.textContent,
     ]);
+    // The generic step, in human words (a tool's name is never shown); the call left without its
+    // result when the thread's answer ended is stopped.
     const wanted = [
-      ['complete', `Tool ${name}`],
-      ['running', `Running ${name}…`],
+      ['complete', 'Used a tool'],
+      ['stopped', 'Used a tool'],
     ];
     return JSON.stringify(shown) === JSON.stringify(wanted) ? [] : [`${name}: ${JSON.stringify(shown)}`];
   });

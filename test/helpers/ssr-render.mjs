@@ -46,14 +46,12 @@ import { TRANSCRIPTS } from '@service/react/testing';
 
 const TENANT = 'https://acme.example.com';
 
-/** A finished conversation, from a recorded transcript, as `useAgentChat` would hold it. */
+/** A controller holding a finished conversation, from a recorded transcript. */
 function recordedChat() {
   const store = createThreadStore();
   for (const line of TRANSCRIPTS['revenue-by-month'].split('\n')) if (line.trim()) store.apply(JSON.parse(line));
   // No request leaves a server render: the client only exists to give the controller its shape.
-  const chat = createAgentChat({ client: createChatClient({ url: '/api/service' }), store });
-  const snapshot = chat.getSnapshot();
-  return { ...snapshot, send: chat.send, abort: chat.abort, resume: chat.resume, reset: chat.reset };
+  return createAgentChat({ client: createChatClient({ url: '/api/service' }), store });
 }
 
 const COLUMNS = [
@@ -101,9 +99,9 @@ function prefetched() {
 /** Each case: a name and the element a server renders. */
 function cases() {
   const chat = recordedChat();
-  const answer = chat.finalAnswer;
-  const withThinking = chat.messages.find((message) => message.thinking);
-  const withSql = chat.messages.find((message) => message.toolCall?.name === 'serviceSqlApi');
+  const { finalAnswer: answer, messages } = chat.getSnapshot();
+  const withThinking = messages.find((message) => message.thinking);
+  const withSql = messages.find((message) => message.toolCall?.name === 'serviceSqlApi');
   const sqlCall = withSql?.toolCall;
   if (!answer || !withThinking || !withSql || !sqlCall)
     throw new Error('the recorded transcript lacks a final answer, thinking or a SQL call');

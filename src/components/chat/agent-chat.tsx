@@ -1,37 +1,28 @@
 /**
- * `AgentChat`: the whole chat, ready to drop in: the message list, the empty state with
- * suggestions, the composer and the announcer, over `useAgentChat`. Compose the parts yourself
+ * `AgentChat`: the whole chat, ready to drop in: the message list (or the empty state with
+ * suggestions), the composer and the announcer, over one conversation. Compose the parts yourself
  * with `AgentChatProvider` for another layout.
  *
  * @module
  */
-import { forwardRef, type ComponentPropsWithoutRef } from 'react';
+import type { ComponentPropsWithoutRef, KeyboardEvent } from 'react';
+import { isRunning } from '../../core/agent-chat';
 import type { EmbedTheme } from '../../core/protocol/embed';
-import { useAgentChat, type UseAgentChatOptions, type UseAgentChatResult } from '../../react/use-agent-chat';
+import type { UseAgentChatOptions } from '../../react/use-agent-chat';
+import { useStore } from '../../react/use-store';
 import { useThemeTokens } from '../../react/use-theme-tokens';
+import { createPart } from '../part';
 import { ChatAnnouncer } from './announcer';
 import { ChatComposer } from './composer';
-import { cx } from './compose';
-import { AgentChatProvider, type AgentChatComponents } from './context';
-import type { AgentChatLabels } from './labels';
+import { AgentChatContextProvider, useAgentChatProviderValue, type AgentChatDisplayProps } from './context';
 import { ChatMessageList } from './message-list';
 import { ChatEmptyState } from './suggestions';
 
-/** Props of {@link AgentChat}: the options of `useAgentChat`, and what the UI shows. */
-export interface AgentChatProps extends UseAgentChatOptions, Omit<ComponentPropsWithoutRef<'section'>, 'onError'> {
-  /**
-   * A conversation you drive yourself (`useAgentChat()` higher up); default one of its own, made
-   * from the options on this component and the `ServiceProvider`'s `chat` settings.
-   */
-  chat?: UseAgentChatResult;
-  /** Questions offered while the conversation is empty. */
+/** What {@link AgentChat} shows, besides the conversation's options. */
+export interface AgentChatViewProps
+  extends AgentChatDisplayProps, Omit<ComponentPropsWithoutRef<'section'>, 'onError'> {
+  /** Questions offered while the conversation is empty. Default none. */
   suggestions?: readonly string[];
-  /** Shows the agent's reasoning, collapsed. Default `false`. */
-  showThinking?: boolean;
-  /** Any subset of the UI strings. */
-  labels?: Partial<AgentChatLabels>;
-  /** Views replacing the library's: tools by name, message parts. */
-  components?: AgentChatComponents;
   /** Disables the composer. Default `false`. */
   disabled?: boolean;
   /** Focuses the textbox on mount. Default `false`. */
@@ -52,7 +43,15 @@ export interface AgentChatProps extends UseAgentChatOptions, Omit<ComponentProps
 }
 
 /**
- * The agent chat: `data-part="chat"`, `data-state` the conversation's status.
+ * Props of {@link AgentChat}: the options of `useAgentChat` (either `chat`, a controller made with
+ * `createAgentChat` or `useAgentChat().chat`, or the settings to make one of its own, never both)
+ * and what the UI shows.
+ */
+export type AgentChatProps = UseAgentChatOptions & AgentChatViewProps;
+
+/**
+ * The agent chat: `data-part="chat"`, `data-state` the conversation's status. Escape anywhere in
+ * it stops a running answer.
  *
  * ```tsx
  * <ServiceProvider chat={{ url: '/api/service' }}>
@@ -60,48 +59,63 @@ export interface AgentChatProps extends UseAgentChatOptions, Omit<ComponentProps
  * </ServiceProvider>
  * ```
  */
-export const AgentChat = /*#__PURE__*/ forwardRef<HTMLElement, AgentChatProps>(function AgentChat(props, ref) {
-  const {
-    chat: external,
-    url,
-    auth,
-    sessionSettings,
-    fetch,
-    chatId,
-    onChatId,
-    onFinish,
-    onError,
-    suggestions,
-    showThinking,
-    labels,
-    components,
-    disabled,
-    autoFocus,
-    theme,
-    input,
-    onInputChange,
-    className,
-    style,
-    ...rest
-  } = props;
-  const tokens = useThemeTokens(theme);
-  const own = useAgentChat({ url, auth, sessionSettings, fetch, chatId, onChatId, onFinish, onError });
-  const chat = external ?? own;
-  const empty = chat.messages.length === 0 && chat.status === 'idle';
-  return (
-    <AgentChatProvider chat={chat} labels={labels} components={components} showThinking={showThinking}>
-      <section
-        ref={ref}
-        data-part="chat"
-        data-state={chat.status}
-        className={cx('service-chat', className)}
-        style={{ ...tokens, ...style }}
-        {...rest}
-      >
-        {empty ? <ChatEmptyState suggestions={suggestions} /> : <ChatMessageList />}
-        <ChatComposer disabled={disabled} autoFocus={autoFocus} input={input} onInputChange={onInputChange} />
-        <ChatAnnouncer />
-      </section>
-    </AgentChatProvider>
-  );
-});
+export const AgentChat = /*#__PURE__*/ createPart(
+  'AgentChat',
+  'section',
+  'chat',
+  'service-chat',
+  function AgentChat(props: AgentChatProps) {
+    const {
+      chat: _chat,
+      url: _url,
+      auth: _auth,
+      sessionSettings: _sessionSettings,
+      fetch: _fetch,
+      chatId: _chatId,
+      onChatId: _onChatId,
+      onFinish: _onFinish,
+      onError: _onError,
+      onFeedback: _onFeedback,
+      labels: _labels,
+      components: _components,
+      showThinking: _showThinking,
+      allowedImageOrigins: _allowedImageOrigins,
+      locale: _locale,
+      followUps: _followUps,
+      suggestions,
+      disabled,
+      autoFocus,
+      theme,
+      input,
+      onInputChange,
+      ...rest
+    } = props;
+    const tokens = useThemeTokens(theme);
+    const value = useAgentChatProviderValue(props);
+    const { chat } = value.config;
+    const status = useStore(chat, (snapshot) => snapshot.status);
+    const empty = useStore(chat, (snapshot) => snapshot.messages.length === 0 && snapshot.status === 'idle');
+    return {
+      rest,
+      state: status,
+      props: {
+        // The caller's `style` is merged over the tokens, so tokens set there win.
+        style: tokens,
+        onKeyDown: (event: KeyboardEvent<HTMLElement>) => {
+          // Escape stops the answer from anywhere in the chat (the composer handles its own first).
+          if (event.key === 'Escape' && isRunning(chat.getSnapshot().status)) {
+            event.preventDefault();
+            void chat.abort();
+          }
+        },
+      },
+      children: (
+        <AgentChatContextProvider value={value}>
+          {empty ? <ChatEmptyState suggestions={suggestions} /> : <ChatMessageList />}
+          <ChatComposer disabled={disabled} autoFocus={autoFocus} input={input} onInputChange={onInputChange} />
+          <ChatAnnouncer />
+        </AgentChatContextProvider>
+      ),
+    };
+  },
+);

@@ -4,26 +4,48 @@
  * @module
  */
 export { AgentChat } from './agent-chat';
-export type { AgentChatProps } from './agent-chat';
-export { AgentChatProvider, useAgentChatConfig, useAgentChatState } from './context';
+export type { AgentChatProps, AgentChatViewProps } from './agent-chat';
+export { AgentChatProvider, useAgentChatConfig, useAgentChatSelector, useAgentChatState } from './context';
 export type {
   AgentChatProviderProps,
+  AgentChatDisplayProps,
   AgentChatComponents,
   AgentChatConfig,
+  ChatFollowUpInput,
   ChatToolViewProps,
   ChatPartViewProps,
+  ComposerFocus,
 } from './context';
 export { DEFAULT_AGENT_CHAT_LABELS } from './labels';
-export type { AgentChatLabels } from './labels';
+export type { AgentChatLabels, ChatLabels } from './labels';
 export { ChatMessageList } from './message-list';
 export type { ChatMessageListProps } from './message-list';
 export { ChatMessageItem, ChatThinking } from './message';
 export type { ChatMessageProps, ChatThinkingProps } from './message';
 export { ChatToolCallView } from './tool-call';
-export type { ChatToolCallProps } from './tool-call';
-export { ChatComposer } from './composer';
-export type { ChatComposerProps } from './composer';
-export { ChatEmptyState } from './suggestions';
-export type { ChatEmptyStateProps } from './suggestions';
+export type { ChatToolCallProps, ChatToolCallState } from './tool-call';
+export { ChatActivity } from './activity';
+export type { ChatActivityProps } from './activity';
+export { ChatMessageActions } from './message-actions';
+export type { ChatMessageActionsProps } from './message-actions';
+export {
+  ChatComposer,
+  ChatComposerRoot,
+  ChatComposerInput,
+  ChatComposerSend,
+  ChatComposerStop,
+  useChatComposer,
+  useComposerSend,
+  useComposerStop,
+} from './composer';
+export type {
+  ChatComposerProps,
+  ChatComposerRootProps,
+  ChatComposerInputProps,
+  ChatComposerButtonProps,
+  ChatComposerState,
+} from './composer';
+export { ChatEmptyState, ChatSuggestions } from './suggestions';
+export type { ChatEmptyStateProps, ChatSuggestionsProps } from './suggestions';
 export { ChatAnnouncer } from './announcer';
 export type { ChatAnnouncerProps } from './announcer';

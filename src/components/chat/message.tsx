@@ -1,109 +1,115 @@
 /**
  * One message of the conversation and its parts: the agent's `thinking` (collapsible, shown only
- * with `showThinking`), a tool call, the text, and the final answer, which stands out from the
- * working messages around it.
+ * with `showThinking`), a tool step, the text, and the final answer of its turn.
  *
  * @module
  */
-import { forwardRef, memo, useState, type ComponentPropsWithoutRef, type ReactNode, type SyntheticEvent } from 'react';
+import { memo, useState, type ComponentPropsWithoutRef, type ReactNode, type SyntheticEvent } from 'react';
 import type { ChatMessage } from '../../core/thread-store';
-import { StreamingMarkdown } from '../markdown';
-import { composeEventHandlers, cx } from './compose';
+import { StreamingMarkdown } from '../markdown/streaming-markdown';
+import { createPart, named } from '../part';
 import { useAgentChatConfig } from './context';
 import { ChatToolCallView } from './tool-call';
 
-/** Props of {@link ChatThinking}. */
+/** Props of {@link ChatThinking}; other props go to its root `<details>`. */
 export interface ChatThinkingProps extends ComponentPropsWithoutRef<'details'> {
   /** The message whose `thinking` is shown. */
   message: ChatMessage;
-  /** True while the message streams. */
+  /** True while the message streams. Default `false`. */
   streaming?: boolean;
 }
 
 /** The agent's reasoning, collapsed: `data-part="thinking"`, `data-state` `open` or `closed`. */
-export const ChatThinking = /*#__PURE__*/ forwardRef<HTMLDetailsElement, ChatThinkingProps>(function ChatThinking(
-  { message, streaming = false, className, onToggle, ...props },
-  ref,
-) {
-  const { labels, components } = useAgentChatConfig('ChatThinking');
-  const [open, setOpen] = useState(false);
-  const Custom = components.thinking;
-  return (
-    <details
-      ref={ref}
-      data-part="thinking"
-      data-state={open ? 'open' : 'closed'}
-      className={cx('service-chat-thinking', className)}
-      onToggle={composeEventHandlers(onToggle, (event: SyntheticEvent<HTMLDetailsElement>) =>
-        setOpen(event.currentTarget.open),
-      )}
-      {...props}
-    >
-      <summary>{labels.thinking}</summary>
-      {Custom ? (
-        <Custom message={message} streaming={streaming} final={false} />
-      ) : (
-        <StreamingMarkdown text={message.thinking} streaming={streaming} />
-      )}
-    </details>
-  );
-});
+export const ChatThinking = /*#__PURE__*/ createPart(
+  'ChatThinking',
+  'details',
+  'thinking',
+  'service-chat-thinking',
+  function ChatThinking(props: ChatThinkingProps) {
+    const { message, streaming = false, ...rest } = props;
+    const { labels, components } = useAgentChatConfig('ChatThinking');
+    const [open, setOpen] = useState(false);
+    const Custom = components.thinking;
+    return {
+      rest,
+      state: open ? 'open' : 'closed',
+      props: {
+        onToggle: (event: SyntheticEvent<HTMLDetailsElement>) => setOpen(event.currentTarget.open),
+      },
+      children: (
+        <>
+          <summary>{labels.thinking}</summary>
+          {Custom ? (
+            <Custom message={message} streaming={streaming} final={false} />
+          ) : (
+            <StreamingMarkdown text={message.thinking} streaming={streaming} dir="auto" />
+          )}
+        </>
+      ),
+    };
+  },
+);
 
-/** Props of {@link ChatMessageItem}. */
+/** Props of {@link ChatMessageItem}; other props go to its root `<article>`. */
 export interface ChatMessageProps extends ComponentPropsWithoutRef<'article'> {
   /** The message, as the conversation's `messages` hold it. */
   message: ChatMessage;
-  /** True when this message is the final answer (rule of 4.4). */
+  /** True when this message is its turn's final answer. Default `false`. */
   final?: boolean;
-  /** True while this message still streams. */
+  /** True while this message still streams. Default `false`. */
   streaming?: boolean;
-}
-
-/** True when `message` shows anything with these options (a thinking-only message hides without `showThinking`). */
-export function isVisibleMessage(message: ChatMessage, showThinking: boolean): boolean {
-  return message.content !== '' || message.toolCall !== undefined || (showThinking && message.thinking !== '');
+  /** True once its turn has ended: a tool call left without its result shows as stopped. Default `false`. */
+  settled?: boolean;
 }
 
 /**
  * One message: `data-part="message"`, `data-role` `user` or `assistant`, `data-state`
- * `streaming` or `complete`. The final answer's text is `data-part="final-answer"`.
+ * `streaming` or `complete`. A final answer's text is `data-part="final-answer"`, in every turn
+ * and in the same style. Text is `dir="auto"`: a right-to-left question reads right to left.
  */
-export const ChatMessageItem = /*#__PURE__*/ memo(
-  /*#__PURE__*/ forwardRef<HTMLElement, ChatMessageProps>(function ChatMessageItem(
-    { message, final = false, streaming = false, className, ...props },
-    ref,
-  ) {
-    const { labels, components, showThinking } = useAgentChatConfig('ChatMessageItem');
-    const Content = components.content;
-    let text: ReactNode = null;
-    if (message.content !== '') {
-      text = Content ? (
-        <Content message={message} streaming={streaming} final={final} />
-      ) : (
-        <StreamingMarkdown text={message.content} streaming={streaming} className="service-chat-text" />
-      );
-    }
-    return (
-      <article
-        ref={ref}
-        data-part="message"
-        data-role={message.role}
-        data-state={streaming ? 'streaming' : 'complete'}
-        data-final={final || undefined}
-        aria-label={message.role === 'user' ? labels.user : final ? labels.finalAnswer : labels.assistant}
-        className={cx('service-chat-message', className)}
-        {...props}
-      >
-        {showThinking && message.thinking !== '' && <ChatThinking message={message} streaming={streaming} />}
-        {message.toolCall && <ChatToolCallView message={message} />}
-        {final ? (
-          <div data-part="final-answer" className="service-chat-final">
-            {text}
-          </div>
-        ) : (
-          text
-        )}
-      </article>
-    );
-  }),
+export const ChatMessageItem = /*#__PURE__*/ named(
+  /*#__PURE__*/ memo(
+    /*#__PURE__*/ createPart(
+      'ChatMessageItem',
+      'article',
+      'message',
+      'service-chat-message',
+      function ChatMessageItem(props: ChatMessageProps) {
+        const { message, final = false, streaming = false, settled = false, ...rest } = props;
+        const { labels, components, showThinking } = useAgentChatConfig('ChatMessageItem');
+        const Content = components.content;
+        let text: ReactNode = null;
+        if (message.content !== '') {
+          text = Content ? (
+            <Content message={message} streaming={streaming} final={final} />
+          ) : (
+            <StreamingMarkdown text={message.content} streaming={streaming} className="service-chat-text" dir="auto" />
+          );
+        }
+        return {
+          rest,
+          state: streaming ? 'streaming' : 'complete',
+          props: {
+            'data-role': message.role,
+            'data-final': final || undefined,
+            'aria-label': message.role === 'user' ? labels.user : final ? labels.finalAnswer : labels.assistant,
+          },
+          children: (
+            <>
+              {showThinking && message.thinking !== '' && <ChatThinking message={message} streaming={streaming} />}
+              {message.toolCall && <ChatToolCallView message={message} settled={settled} />}
+              {final ? (
+                <div data-part="final-answer" className="service-chat-final">
+                  {text}
+                </div>
+              ) : (
+                text
+              )}
+            </>
+          ),
+        };
+      },
+    ),
+  ),
+  'ChatMessageItem',
 );

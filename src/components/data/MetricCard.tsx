@@ -9,6 +9,7 @@ import { comparisonQuery, type MetricComparison } from '../../core/data-compare'
 import { QueryError } from './query-error';
 import { DEFAULT_DATA_VIEW_LABELS, type DataViewLabels, type MetricDirection } from './labels';
 import { useViewSource, viewQueryOptions, type DataViewSource } from './use-result-query';
+import { named } from '../part';
 
 /** Props of {@link MetricCard}; other props go to its root `<div>`. */
 export interface MetricCardProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children' | 'title'>, DataViewSource {
@@ -149,106 +150,109 @@ function useMetric(
  * key, so a server's prefetch of `dataQueryOptions(query, settings)` hydrates it; a server render
  * without one renders the skeleton. Its settings are `ServiceProvider`'s `data` unless given.
  */
-export const MetricCard = /*#__PURE__*/ forwardRef<HTMLDivElement, MetricCardProps>(function MetricCard(props, ref) {
-  const {
-    query,
-    measure: givenMeasure,
-    title: givenTitle,
-    compare,
-    positiveDirection = 'up',
-    valueFormat,
-    locale,
-    labels: givenLabels,
-    settings: givenSettings,
-    queryClient: givenClient,
-    className,
-    ...rest
-  } = props;
-  const labels = useMemo(() => ({ ...DEFAULT_DATA_VIEW_LABELS, ...givenLabels }), [givenLabels]);
-  const titleId = useId();
-  const { settings, client } = useViewSource({ settings: givenSettings, queryClient: givenClient });
-  const measure = givenMeasure ?? query.measures?.[0];
-  const { current, previous, previousQuery, metric, previousMetric, problem, error, state } = useMetric(
-    query,
-    measure,
-    compare,
-    settings,
-    client,
-  );
-
-  let body: ReactNode;
-  let title = givenTitle;
-  if (metric && 'column' in metric) {
-    const column = describeColumn({ ...metric.column, ...valueFormat }, [metric.value]);
-    title ??= columnTitle(column);
-    const value = parseNumberCell(metric.value);
-    const comparison =
-      previousMetric && 'column' in previousMetric
-        ? { value: parseNumberCell(previousMetric.value), text: formatValue(previousMetric.value, column, locale) }
-        : undefined;
-    const delta =
-      comparison && value !== undefined && comparison.value !== undefined ? (
-        <MetricDelta
-          value={value}
-          previous={{ value: comparison.value, text: comparison.text }}
-          compare={compare!}
-          positiveDirection={positiveDirection}
-          locale={locale}
-          labels={labels}
-        />
-      ) : null;
-    body = (
-      <>
-        <p className="service-metric-card__value" data-part="metric-value">
-          {metric.value === null || metric.value === undefined
-            ? labels.noValue
-            : formatValue(metric.value, column, locale)}
-        </p>
-        {delta}
-      </>
+export const MetricCard = /*#__PURE__*/ named(
+  /*#__PURE__*/ forwardRef<HTMLDivElement, MetricCardProps>(function MetricCard(props, ref) {
+    const {
+      query,
+      measure: givenMeasure,
+      title: givenTitle,
+      compare,
+      positiveDirection = 'up',
+      valueFormat,
+      locale,
+      labels: givenLabels,
+      settings: givenSettings,
+      queryClient: givenClient,
+      className,
+      ...rest
+    } = props;
+    const labels = useMemo(() => ({ ...DEFAULT_DATA_VIEW_LABELS, ...givenLabels }), [givenLabels]);
+    const titleId = useId();
+    const { settings, client } = useViewSource({ settings: givenSettings, queryClient: givenClient });
+    const measure = givenMeasure ?? query.measures?.[0];
+    const { current, previous, previousQuery, metric, previousMetric, problem, error, state } = useMetric(
+      query,
+      measure,
+      compare,
+      settings,
+      client,
     );
-  }
 
-  return (
-    <div
-      {...rest}
-      ref={ref}
-      className={className ? `service-metric-card ${className}` : 'service-metric-card'}
-      data-part="metric-card"
-      data-state={state}
-      role="group"
-      aria-labelledby={titleId}
-      aria-busy={state === 'loading' || undefined}
-    >
-      <p className="service-metric-card__title" id={titleId}>
-        {title ??
-          (state === 'loading' ? (
-            <>
-              <span className="service-metric-card__skeleton" data-size="title" aria-hidden="true" />
-              <span className="service-visually-hidden">{labels.loading}</span>
-            </>
-          ) : (
-            measure
-          ))}
-      </p>
-      {state === 'loading' ? (
-        <span className="service-metric-card__skeleton" data-part="metric-skeleton" aria-hidden="true" />
-      ) : state === 'error' ? (
-        <QueryError
-          error={error!}
-          labels={labels}
-          onRetry={
-            problem
-              ? undefined
-              : () => {
-                  void current.refetch();
-                  if (previousQuery?.ok) void previous.refetch();
-                }
-          }
-        />
-      ) : (
-        body
-      )}
-    </div>
-  );
-});
+    let body: ReactNode;
+    let title = givenTitle;
+    if (metric && 'column' in metric) {
+      const column = describeColumn({ ...metric.column, ...valueFormat }, [metric.value]);
+      title ??= columnTitle(column);
+      const value = parseNumberCell(metric.value);
+      const comparison =
+        previousMetric && 'column' in previousMetric
+          ? { value: parseNumberCell(previousMetric.value), text: formatValue(previousMetric.value, column, locale) }
+          : undefined;
+      const delta =
+        comparison && value !== undefined && comparison.value !== undefined ? (
+          <MetricDelta
+            value={value}
+            previous={{ value: comparison.value, text: comparison.text }}
+            compare={compare!}
+            positiveDirection={positiveDirection}
+            locale={locale}
+            labels={labels}
+          />
+        ) : null;
+      body = (
+        <>
+          <p className="service-metric-card__value" data-part="metric-value">
+            {metric.value === null || metric.value === undefined
+              ? labels.noValue
+              : formatValue(metric.value, column, locale)}
+          </p>
+          {delta}
+        </>
+      );
+    }
+
+    return (
+      <div
+        {...rest}
+        ref={ref}
+        className={className ? `service-metric-card ${className}` : 'service-metric-card'}
+        data-part="metric-card"
+        data-state={state}
+        role="group"
+        aria-labelledby={titleId}
+        aria-busy={state === 'loading' || undefined}
+      >
+        <p className="service-metric-card__title" id={titleId}>
+          {title ??
+            (state === 'loading' ? (
+              <>
+                <span className="service-metric-card__skeleton" data-size="title" aria-hidden="true" />
+                <span className="service-visually-hidden">{labels.loading}</span>
+              </>
+            ) : (
+              measure
+            ))}
+        </p>
+        {state === 'loading' ? (
+          <span className="service-metric-card__skeleton" data-part="metric-skeleton" aria-hidden="true" />
+        ) : state === 'error' ? (
+          <QueryError
+            error={error!}
+            labels={labels}
+            onRetry={
+              problem
+                ? undefined
+                : () => {
+                    void current.refetch();
+                    if (previousQuery?.ok) void previous.refetch();
+                  }
+            }
+          />
+        ) : (
+          body
+        )}
+      </div>
+    );
+  }),
+  'MetricCard',
+);

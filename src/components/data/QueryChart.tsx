@@ -8,6 +8,7 @@ import { bindSpecFields, chartFieldNames, defaultChartSpec, type ChartSpec } fro
 import { QueryError } from './query-error';
 import { DEFAULT_DATA_VIEW_LABELS, type DataViewLabels } from './labels';
 import { useResultQuery, type DataViewSource, type ViewQuery } from './use-result-query';
+import { named } from '../part';
 
 /** Props of {@link QueryChart}; other props go to its root `<div>`. */
 export interface QueryChartProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children' | 'title'>, DataViewSource {
@@ -57,72 +58,79 @@ function parsedSpec(spec: string | Record<string, unknown> | undefined): ChartSp
  * prefetch), `error` (the query failed, with a retry button, or the result has no number to draw)
  * or `ready` (then the inner `data-part="chart"` has its own state while Vega draws).
  */
-export const QueryChart = /*#__PURE__*/ forwardRef<HTMLDivElement, QueryChartProps>(function QueryChart(props, ref) {
-  const {
-    query,
-    spec,
-    title,
-    limits,
-    labels: givenLabels,
-    resultLabels,
-    settings,
-    queryClient,
-    className,
-    ...rest
-  } = props;
-  const labels = useMemo(() => ({ ...DEFAULT_DATA_VIEW_LABELS, ...givenLabels }), [givenLabels]);
-  const result = useResultQuery(query, { settings, queryClient });
-  const given = useMemo(() => parsedSpec(spec), [spec]);
-  const chart = useMemo(() => {
-    const view = result.data;
-    if (!view) return undefined;
-    const fields = chartFieldNames(view.columns);
-    const columns = view.columns.map((column, index) => ({ ...column, name: fields[index]! }));
-    let drawn: ChartSpec | string | undefined;
-    if (given === undefined) drawn = defaultChartSpec(view.columns, fields, { title, rowCount: view.rows.length });
-    else if (typeof given === 'string') drawn = given;
-    else
-      drawn = bindSpecFields(
-        given,
-        new Map(view.columns.map((column, index) => [column.name, fields[index]!])),
-        new Map(view.columns.map((column) => [column.name, columnTitle(column)])),
-      );
-    return { spec: drawn, columns, rows: view.rows };
-  }, [result.data, given, title]);
+export const QueryChart = /*#__PURE__*/ named(
+  /*#__PURE__*/ forwardRef<HTMLDivElement, QueryChartProps>(function QueryChart(props, ref) {
+    const {
+      query,
+      spec,
+      title,
+      limits,
+      labels: givenLabels,
+      resultLabels,
+      settings,
+      queryClient,
+      className,
+      ...rest
+    } = props;
+    const labels = useMemo(() => ({ ...DEFAULT_DATA_VIEW_LABELS, ...givenLabels }), [givenLabels]);
+    const result = useResultQuery(query, { settings, queryClient });
+    const given = useMemo(() => parsedSpec(spec), [spec]);
+    const chart = useMemo(() => {
+      const view = result.data;
+      if (!view) return undefined;
+      const fields = chartFieldNames(view.columns);
+      const columns = view.columns.map((column, index) => ({ ...column, name: fields[index]! }));
+      let drawn: ChartSpec | string | undefined;
+      if (given === undefined) drawn = defaultChartSpec(view.columns, fields, { title, rowCount: view.rows.length });
+      else if (typeof given === 'string') drawn = given;
+      else
+        drawn = bindSpecFields(
+          given,
+          new Map(view.columns.map((column, index) => [column.name, fields[index]!])),
+          new Map(view.columns.map((column) => [column.name, columnTitle(column)])),
+        );
+      return { spec: drawn, columns, rows: view.rows };
+    }, [result.data, given, title]);
 
-  const state = result.isPending ? 'loading' : result.error || (chart && chart.spec === undefined) ? 'error' : 'ready';
-  return (
-    <div
-      {...rest}
-      ref={ref}
-      className={className ? `service-query-chart ${className}` : 'service-query-chart'}
-      data-part="query-chart"
-      data-state={state}
-      aria-busy={state === 'loading' || undefined}
-    >
-      {state === 'loading' ? (
-        <div
-          className="service-result-chart__skeleton"
-          role="img"
-          aria-label={title ? `${labels.loading} ${title}` : labels.loading}
-          style={{ height: skeletonHeight(given) }}
-        />
-      ) : result.error ? (
-        <QueryError error={result.error} labels={labels} onRetry={() => void result.refetch()} />
-      ) : chart?.spec === undefined ? (
-        <ErrorCard title={{ ...DEFAULT_SQL_TOOL_LABELS, ...resultLabels }.chartError}>
-          {labels.chartNoNumbers}
-        </ErrorCard>
-      ) : (
-        <ResultChart
-          spec={chart.spec}
-          columns={chart.columns}
-          rows={chart.rows}
-          {...(title === undefined ? {} : { title })}
-          labels={resultLabels}
-          limits={limits}
-        />
-      )}
-    </div>
-  );
-});
+    const state = result.isPending
+      ? 'loading'
+      : result.error || (chart && chart.spec === undefined)
+        ? 'error'
+        : 'ready';
+    return (
+      <div
+        {...rest}
+        ref={ref}
+        className={className ? `service-query-chart ${className}` : 'service-query-chart'}
+        data-part="query-chart"
+        data-state={state}
+        aria-busy={state === 'loading' || undefined}
+      >
+        {state === 'loading' ? (
+          <div
+            className="service-result-chart__skeleton"
+            role="img"
+            aria-label={title ? `${labels.loading} ${title}` : labels.loading}
+            style={{ height: skeletonHeight(given) }}
+          />
+        ) : result.error ? (
+          <QueryError error={result.error} labels={labels} onRetry={() => void result.refetch()} />
+        ) : chart?.spec === undefined ? (
+          <ErrorCard title={{ ...DEFAULT_SQL_TOOL_LABELS, ...resultLabels }.chartError}>
+            {labels.chartNoNumbers}
+          </ErrorCard>
+        ) : (
+          <ResultChart
+            spec={chart.spec}
+            columns={chart.columns}
+            rows={chart.rows}
+            {...(title === undefined ? {} : { title })}
+            labels={resultLabels}
+            limits={limits}
+          />
+        )}
+      </div>
+    );
+  }),
+  'QueryChart',
+);

@@ -17,6 +17,7 @@ import { QueryError } from './query-error';
 import { DEFAULT_DATA_VIEW_LABELS, type DataViewLabels } from './labels';
 import { sortRows } from './sort-rows';
 import { useViewSource, viewQueryOptions, type DataViewSource, type ViewQuery } from './use-result-query';
+import { named } from '../part';
 
 /** Rows a `QueryTable` shows at first and adds with each "Load more", by default. */
 export const DEFAULT_QUERY_TABLE_PAGE_SIZE = DEFAULT_DATA_PAGE_SIZE;
@@ -130,133 +131,136 @@ function TableFooter(props: {
  * The query runs through TanStack Query: `dataInfiniteQueryOptions` (JSON) or `sqlQueryOptions`
  * (SQL), so a server's `prefetchInfiniteQuery` / `prefetchQuery` of the same options hydrates it.
  */
-export const QueryTable = /*#__PURE__*/ forwardRef<HTMLDivElement, QueryTableProps>(function QueryTable(props, ref) {
-  const {
-    query,
-    title,
-    pageSize: givenPageSize,
-    sort: controlledSort,
-    defaultSort = null,
-    onSortChange,
-    sortable = true,
-    columnFormats,
-    locale,
-    labels: givenLabels,
-    resultLabels,
-    settings: givenSettings,
-    queryClient: givenClient,
-    className,
-    ...rest
-  } = props;
-  const labels = useMemo(() => ({ ...DEFAULT_DATA_VIEW_LABELS, ...givenLabels }), [givenLabels]);
-  const pageSize = givenPageSize ?? DEFAULT_QUERY_TABLE_PAGE_SIZE;
-  const { settings, client } = useViewSource({ settings: givenSettings, queryClient: givenClient });
-  const [ownSort, setOwnSort] = useState<ResultTableSort | null>(defaultSort);
-  const sort = controlledSort !== undefined ? controlledSort : ownSort;
-  const sql = typeof query === 'string' ? query : undefined;
-  const json = typeof query === 'string' ? undefined : query;
+export const QueryTable = /*#__PURE__*/ named(
+  /*#__PURE__*/ forwardRef<HTMLDivElement, QueryTableProps>(function QueryTable(props, ref) {
+    const {
+      query,
+      title,
+      pageSize: givenPageSize,
+      sort: controlledSort,
+      defaultSort = null,
+      onSortChange,
+      sortable = true,
+      columnFormats,
+      locale,
+      labels: givenLabels,
+      resultLabels,
+      settings: givenSettings,
+      queryClient: givenClient,
+      className,
+      ...rest
+    } = props;
+    const labels = useMemo(() => ({ ...DEFAULT_DATA_VIEW_LABELS, ...givenLabels }), [givenLabels]);
+    const pageSize = givenPageSize ?? DEFAULT_QUERY_TABLE_PAGE_SIZE;
+    const { settings, client } = useViewSource({ settings: givenSettings, queryClient: givenClient });
+    const [ownSort, setOwnSort] = useState<ResultTableSort | null>(defaultSort);
+    const sort = controlledSort !== undefined ? controlledSort : ownSort;
+    const sql = typeof query === 'string' ? query : undefined;
+    const json = typeof query === 'string' ? undefined : query;
 
-  const pages = useInfiniteQuery(
-    {
-      ...dataInfiniteQueryOptions(sortedQuery(json ?? {}, sort), settings, { pageSize }),
-      select: pagesView,
-      enabled: json !== undefined,
-      placeholderData: keepPreviousData,
-    },
-    client,
-  );
-  const whole = useQuery<DataQueryResult | SqlQueryResult, ServiceError, ResultView>(
-    { ...viewQueryOptions(sql ?? '', settings), select: toResultView, enabled: sql !== undefined },
-    client,
-  );
-  const [shown, setShown] = useState(pageSize);
-
-  const active = json !== undefined ? pages : whole;
-  // Both queries fail with the library's typed errors (the query options' queryFn throws no other).
-  const error = active.error as ServiceError | null;
-  const view = useMemo((): (ResultView & { total: number; more: boolean }) | undefined => {
-    if (json !== undefined) {
-      const data = pages.data;
-      if (!data || data.pages.length === 0) return undefined;
-      const rows = data.pages.flatMap((page) => page.rows);
-      return { columns: data.pages[0]!.columns, rows, total: rows.length, more: pages.hasNextPage };
-    }
-    if (!whole.data) return undefined;
-    const sorted = sortRows(whole.data.columns, whole.data.rows, sort, locale);
-    return {
-      columns: whole.data.columns,
-      rows: sorted.slice(0, shown) as unknown[][],
-      total: sorted.length,
-      more: shown < sorted.length,
-    };
-  }, [json, pages.data, pages.hasNextPage, whole.data, sort, locale, shown]);
-
-  const changeSort = (column: string) => {
-    const kind = columnKind(view?.columns.find((candidate) => candidate.name === column)?.type);
-    const next: ResultTableSort =
-      sort?.column === column
-        ? { column, direction: sort.direction === 'asc' ? 'desc' : 'asc' }
-        : { column, direction: kind === 'number' ? 'desc' : 'asc' };
-    if (controlledSort === undefined) setOwnSort(next);
-    onSortChange?.(next);
-  };
-
-  const loadingMore = pages.isFetchingNextPage;
-  // A failed page after others loaded (or another sort, shown over the last one): retried in place.
-  const pageFailed = json !== undefined && pages.isError && pages.data !== undefined;
-  const retryPage = () => void (pages.isFetchNextPageError ? pages.fetchNextPage() : pages.refetch());
-  const loadMore = () => {
-    if (json !== undefined) void pages.fetchNextPage();
-    else setShown((count) => count + pageSize);
-  };
-  const numbers = useMemo(() => new Intl.NumberFormat(locale), [locale]);
-  const format = (value: number) => numbers.format(value);
-
-  const state = view ? 'ready' : error ? 'error' : 'loading';
-  let body: ReactNode;
-  if (!view && error) {
-    body = <QueryError error={error} labels={labels} onRetry={() => void active.refetch()} />;
-  } else if (!view) {
-    body = <TableSkeleton label={labels.loading} />;
-  } else {
-    // Pages of a JSON query: how many are loaded, not a total the data API never said.
-    const tableLabels =
-      json !== undefined && view.more
-        ? { ...resultLabels, allRows: labels.loadedRows(view.total, format) }
-        : resultLabels;
-    body = (
-      <ResultTable
-        table={{ columns: view.columns, rows: view.rows, totalRows: view.total }}
-        title={title}
-        labels={tableLabels}
-        locale={locale}
-        columnFormats={columnFormats}
-        maxRows={view.rows.length}
-        sort={sortable ? sort : undefined}
-        onSort={sortable ? changeSort : undefined}
-      >
-        <TableFooter
-          failed={pageFailed ? (error?.message ?? '') : undefined}
-          more={view.more}
-          loadingMore={loadingMore}
-          labels={labels}
-          onRetry={retryPage}
-          onLoadMore={loadMore}
-        />
-      </ResultTable>
+    const pages = useInfiniteQuery(
+      {
+        ...dataInfiniteQueryOptions(sortedQuery(json ?? {}, sort), settings, { pageSize }),
+        select: pagesView,
+        enabled: json !== undefined,
+        placeholderData: keepPreviousData,
+      },
+      client,
     );
-  }
+    const whole = useQuery<DataQueryResult | SqlQueryResult, ServiceError, ResultView>(
+      { ...viewQueryOptions(sql ?? '', settings), select: toResultView, enabled: sql !== undefined },
+      client,
+    );
+    const [shown, setShown] = useState(pageSize);
 
-  return (
-    <div
-      {...rest}
-      ref={ref}
-      className={className ? `service-query-table ${className}` : 'service-query-table'}
-      data-part="query-table"
-      data-state={state}
-      aria-busy={state === 'loading' || active.isFetching || undefined}
-    >
-      {body}
-    </div>
-  );
-});
+    const active = json !== undefined ? pages : whole;
+    // Both queries fail with the library's typed errors (the query options' queryFn throws no other).
+    const error = active.error as ServiceError | null;
+    const view = useMemo((): (ResultView & { total: number; more: boolean }) | undefined => {
+      if (json !== undefined) {
+        const data = pages.data;
+        if (!data || data.pages.length === 0) return undefined;
+        const rows = data.pages.flatMap((page) => page.rows);
+        return { columns: data.pages[0]!.columns, rows, total: rows.length, more: pages.hasNextPage };
+      }
+      if (!whole.data) return undefined;
+      const sorted = sortRows(whole.data.columns, whole.data.rows, sort, locale);
+      return {
+        columns: whole.data.columns,
+        rows: sorted.slice(0, shown) as unknown[][],
+        total: sorted.length,
+        more: shown < sorted.length,
+      };
+    }, [json, pages.data, pages.hasNextPage, whole.data, sort, locale, shown]);
+
+    const changeSort = (column: string) => {
+      const kind = columnKind(view?.columns.find((candidate) => candidate.name === column)?.type);
+      const next: ResultTableSort =
+        sort?.column === column
+          ? { column, direction: sort.direction === 'asc' ? 'desc' : 'asc' }
+          : { column, direction: kind === 'number' ? 'desc' : 'asc' };
+      if (controlledSort === undefined) setOwnSort(next);
+      onSortChange?.(next);
+    };
+
+    const loadingMore = pages.isFetchingNextPage;
+    // A failed page after others loaded (or another sort, shown over the last one): retried in place.
+    const pageFailed = json !== undefined && pages.isError && pages.data !== undefined;
+    const retryPage = () => void (pages.isFetchNextPageError ? pages.fetchNextPage() : pages.refetch());
+    const loadMore = () => {
+      if (json !== undefined) void pages.fetchNextPage();
+      else setShown((count) => count + pageSize);
+    };
+    const numbers = useMemo(() => new Intl.NumberFormat(locale), [locale]);
+    const format = (value: number) => numbers.format(value);
+
+    const state = view ? 'ready' : error ? 'error' : 'loading';
+    let body: ReactNode;
+    if (!view && error) {
+      body = <QueryError error={error} labels={labels} onRetry={() => void active.refetch()} />;
+    } else if (!view) {
+      body = <TableSkeleton label={labels.loading} />;
+    } else {
+      // Pages of a JSON query: how many are loaded, not a total the data API never said.
+      const tableLabels =
+        json !== undefined && view.more
+          ? { ...resultLabels, allRows: () => labels.loadedRows(view.total, format) }
+          : resultLabels;
+      body = (
+        <ResultTable
+          table={{ columns: view.columns, rows: view.rows, totalRows: view.total }}
+          title={title}
+          labels={tableLabels}
+          locale={locale}
+          columnFormats={columnFormats}
+          maxRows={view.rows.length}
+          sort={sortable ? sort : undefined}
+          onSort={sortable ? changeSort : undefined}
+        >
+          <TableFooter
+            failed={pageFailed ? (error?.message ?? '') : undefined}
+            more={view.more}
+            loadingMore={loadingMore}
+            labels={labels}
+            onRetry={retryPage}
+            onLoadMore={loadMore}
+          />
+        </ResultTable>
+      );
+    }
+
+    return (
+      <div
+        {...rest}
+        ref={ref}
+        className={className ? `service-query-table ${className}` : 'service-query-table'}
+        data-part="query-table"
+        data-state={state}
+        aria-busy={state === 'loading' || active.isFetching || undefined}
+      >
+        {body}
+      </div>
+    );
+  }),
+  'QueryTable',
+);

@@ -1,12 +1,22 @@
 /**
  * `EmbeddedDashboard`, `EmbeddedApp` and `EmbeddedChat`: one frame over `useEmbed`, three
- * surfaces. Each renders a root `<div data-state>` sized by `className`/`style`/`height`, the
- * iframe, and over it the skeleton until `ready`, or the error state (a sentence per error code, and
- * "Try again" when a retry can help).
+ * surfaces. Each renders a root `<div data-part="embed" data-state>` sized by
+ * `className`/`style`/`height` (other DOM props go there too), the iframe, and over it the
+ * skeleton until `ready`, or the error state (a sentence per error code, and "Try again" when a
+ * retry can help). The ref is the embed's handle.
  *
  * @module
  */
-import { forwardRef, useImperativeHandle, type CSSProperties, type ForwardedRef, type ReactNode } from 'react';
+import {
+  useImperativeHandle,
+  type ComponentPropsWithoutRef,
+  type CSSProperties,
+  type ForwardedRef,
+  type ForwardRefExoticComponent,
+  type PropsWithoutRef,
+  type ReactNode,
+  type RefAttributes,
+} from 'react';
 import type { ChatSwitches } from '../../core/embed-url';
 import type { ServiceError } from '../../core/errors';
 import type { Surface } from '../../core/protocol/embed';
@@ -17,6 +27,7 @@ import {
   type EmbedHandle,
   type UseEmbedOptions,
 } from '../../react/use-embed';
+import { createPart, type PartRender } from '../part';
 import {
   EmbedErrorState,
   EmbedPlaceholder,
@@ -26,8 +37,11 @@ import {
   type EmbedLabels,
 } from './parts';
 
-/** Props of the frame every embed component shares. */
-export interface EmbedFrameProps {
+/**
+ * Props of the frame every embed component shares. Other props (`id`, `data-*`, `aria-*`, DOM
+ * events) go to the root `<div>`; the ref is the embed's handle ({@link EmbedHandle}).
+ */
+export interface EmbedFrameProps extends Omit<ComponentPropsWithoutRef<'div'>, keyof EmbedCommonOptions | 'title'> {
   /** The iframe's accessible title. Default from the surface (`Dashboard`...); same as `labels.title`. */
   title?: string;
   /** Replaces any of the strings the embed shows. */
@@ -83,52 +97,105 @@ export interface EmbeddedChatProps extends EmbedCommonOptions, EmbedFrameProps {
  */
 const allowFor = (surface: Surface): string => `clipboard-write${surface === 'chat' ? '' : '; fullscreen'}`;
 
-// Each surface renders the frame by calling it, not as a nested forwardRef component: one React
-// layer and one wrapper fewer in the bundle, with the same hooks in the same order on every render.
-function EmbedFrame(props: EmbedFrameProps & UseEmbedOptions, ref: ForwardedRef<EmbedHandle>): ReactNode {
-  const { surface, title, className, style, height = 600, renderPlaceholder, renderError } = props;
+/** A key of any member of a union (`keyof` of a union keeps only the shared ones). */
+type KeyOfAny<T> = T extends unknown ? keyof T : never;
+
+/**
+ * The props an embed takes for itself (`useEmbed`'s options and the frame's own); the rest go to
+ * its root. Typed as a record of every such key, so an option added to `useEmbed` fails to compile
+ * here until it is listed, instead of reaching the DOM.
+ */
+const OWN_PROPS: {
+  readonly [K in KeyOfAny<UseEmbedOptions> | 'title' | 'labels' | 'height' | 'renderPlaceholder' | 'renderError']-?: 1;
+} = {
+  surface: 1,
+  publicId: 1,
+  deploymentId: 1,
+  switches: 1,
+  timeGrains: 1,
+  allowExport: 1,
+  readyTimeoutMs: 1,
+  renewAfterMs: 1,
+  renewal: 1,
+  colorScheme: 1,
+  theme: 1,
+  locale: 1,
+  filters: 1,
+  timezone: 1,
+  title: 1,
+  labels: 1,
+  height: 1,
+  renderPlaceholder: 1,
+  renderError: 1,
+  onEvent: 1,
+  onReady: 1,
+  onView: 1,
+  onNavigate: 1,
+  onDashboardLoaded: 1,
+  onDownload: 1,
+  onDrilldown: 1,
+  onAiQuery: 1,
+  onError: 1,
+  onSessionExpiring: 1,
+  onSessionRenewed: 1,
+};
+
+// Each surface's render calls the frame's hook: one React layer and one wrapper fewer in the bundle,
+// with the same hooks in the same order on every render.
+function useEmbedFrame(props: EmbedFrameProps & UseEmbedOptions, ref: ForwardedRef<unknown>): PartRender<'div'> {
+  const { surface, title, style, height = 600, renderPlaceholder, renderError } = props;
   const { status, error, retry, handle, iframeRef } = useEmbed(props);
-  useImperativeHandle(ref, () => handle, [handle]);
+  useImperativeHandle(ref as ForwardedRef<EmbedHandle>, () => handle, [handle]);
   const labels = embedLabels(surface, title === undefined ? props.labels : { title, ...props.labels });
-  return (
-    <div
-      className={className}
-      style={{ position: 'relative', height, ...style }}
-      data-service-embed={surface}
-      data-state={status}
-    >
-      {iframeRef && (
-        <iframe
-          ref={iframeRef}
-          title={labels.title}
-          allow={allowFor(surface)}
-          data-part="frame"
-          // Hidden, not removed, until ready: the page loads behind the placeholder.
-          style={{
-            display: 'block',
-            width: '100%',
-            height: '100%',
-            border: 0,
-            visibility: status === 'ready' ? undefined : 'hidden',
-          }}
-        />
-      )}
-      {status === 'error' ? (
-        renderError ? (
-          renderError({ surface, labels, error, retry, ...describeEmbedError(error, labels) })
+  const rest: Record<string, unknown> = {};
+  for (const key in props) if (!Object.hasOwn(OWN_PROPS, key)) rest[key] = props[key as keyof typeof props];
+  return {
+    rest,
+    state: status,
+    handle: true,
+    props: { style: { position: 'relative', height, ...style }, 'data-service-embed': surface },
+    children: (
+      <>
+        {iframeRef && (
+          <iframe
+            ref={iframeRef}
+            title={labels.title}
+            allow={allowFor(surface)}
+            data-part="frame"
+            // Hidden, not removed, until ready: the page loads behind the placeholder.
+            style={{
+              display: 'block',
+              width: '100%',
+              height: '100%',
+              border: 0,
+              visibility: status === 'ready' ? undefined : 'hidden',
+            }}
+          />
+        )}
+        {status === 'error' ? (
+          renderError ? (
+            renderError({ surface, labels, error, retry, ...describeEmbedError(error, labels) })
+          ) : (
+            <EmbedErrorState error={error} retry={retry} labels={labels} />
+          )
         ) : (
-          <EmbedErrorState error={error} retry={retry} labels={labels} />
-        )
-      ) : (
-        status !== 'ready' &&
-        (renderPlaceholder ? (
-          renderPlaceholder({ surface, labels, status })
-        ) : (
-          <EmbedPlaceholder label={labels.loading} />
-        ))
-      )}
-    </div>
-  );
+          status !== 'ready' &&
+          (renderPlaceholder ? (
+            renderPlaceholder({ surface, labels, status })
+          ) : (
+            <EmbedPlaceholder label={labels.loading} />
+          ))
+        )}
+      </>
+    ),
+  };
+}
+
+/** The component of one surface: a part whose render is the frame's hook. */
+function embedOf<P>(surface: Surface, displayName: string): EmbedComponent<P> {
+  return createPart(displayName, 'div', 'embed', undefined, function Embedded(props: P & { className?: string }, ref) {
+    return useEmbedFrame({ ...props, surface } as EmbedFrameProps & UseEmbedOptions, ref);
+  }) as unknown as EmbedComponent<P>;
 }
 
 /**
@@ -136,18 +203,13 @@ function EmbedFrame(props: EmbedFrameProps & UseEmbedOptions, ref: ForwardedRef<
  * inside `<ServiceProvider>`. Drive it with its props and its ref ({@link EmbedHandle}); listen
  * with its callbacks.
  */
-export const EmbeddedDashboard = /*#__PURE__*/ forwardRef<EmbedHandle, EmbeddedDashboardProps>(
-  function EmbeddedDashboard(props, ref) {
-    return EmbedFrame({ ...props, surface: 'dashboard' }, ref);
-  },
-);
+export const EmbeddedDashboard = /*#__PURE__*/ embedOf<EmbeddedDashboardProps>('dashboard', 'EmbeddedDashboard');
 
 /** The creator-mode app of a deployment, signed-embedded: `<EmbeddedApp deploymentId={1} />`. */
-export const EmbeddedApp = /*#__PURE__*/ forwardRef<EmbedHandle, EmbeddedAppProps>(function EmbeddedApp(props, ref) {
-  return EmbedFrame({ ...props, surface: 'app' }, ref);
-});
+export const EmbeddedApp = /*#__PURE__*/ embedOf<EmbeddedAppProps>('app', 'EmbeddedApp');
 
 /** The standalone analytics chat surface, signed-embedded: `<EmbeddedChat />`. */
-export const EmbeddedChat = /*#__PURE__*/ forwardRef<EmbedHandle, EmbeddedChatProps>(function EmbeddedChat(props, ref) {
-  return EmbedFrame({ ...props, surface: 'chat' }, ref);
-});
+export const EmbeddedChat = /*#__PURE__*/ embedOf<EmbeddedChatProps>('chat', 'EmbeddedChat');
+
+/** An embed component: its props, and its ref is the embed's handle. */
+export type EmbedComponent<P> = ForwardRefExoticComponent<PropsWithoutRef<P> & RefAttributes<EmbedHandle>>;

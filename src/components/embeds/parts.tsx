@@ -5,10 +5,11 @@
  *
  * @module
  */
-import type { CSSProperties, ReactNode } from 'react';
+import type { ComponentPropsWithoutRef, CSSProperties } from 'react';
 import type { ServiceError } from '../../core/errors';
 import type { Surface } from '../../core/protocol/embed';
 import type { ServiceErrorCode } from '../../core/protocol/error-codes';
+import { createPart } from '../part';
 
 /**
  * Every string an embed shows; each replaceable through the `labels` prop. The error state tells
@@ -147,76 +148,96 @@ const HINTS: { readonly [code in ServiceErrorCode]?: string } =
 /** Over the frame even without the stylesheet: the placeholder never pushes the iframe down. */
 const cover: CSSProperties = { position: 'absolute', inset: 0 };
 
-/** Props of {@link EmbedPlaceholder}. */
-export interface EmbedPlaceholderProps {
+/** Props of {@link EmbedPlaceholder}; other props go to its root `<div>`. */
+export interface EmbedPlaceholderProps extends ComponentPropsWithoutRef<'div'> {
   /** What it says; announced politely to screen readers (the stylesheet shows the skeleton instead). */
   label: string;
-  /** Shown after the skeleton (a spinner, a skeleton of your own...). */
-  children?: ReactNode;
 }
 
 /**
  * Shown over the frame until the embed is `ready` (and while a session is renewed by a reload): a
  * skeleton the size of the embed, so nothing shifts when the page appears; it shimmers only when
- * the viewer allows motion (`prefers-reduced-motion`).
+ * the viewer allows motion (`prefers-reduced-motion`). `data-part="placeholder"`, `role="status"`;
+ * its `children` (a spinner, a skeleton of your own...) come after the skeleton.
  */
-export function EmbedPlaceholder({ label, children }: EmbedPlaceholderProps): ReactNode {
-  return (
-    <div role="status" data-part="placeholder" style={cover}>
-      <span data-part="placeholder-label">{label}</span>
-      <span data-part="skeleton" aria-hidden="true" />
-      {children}
-    </div>
-  );
-}
+export const EmbedPlaceholder = /*#__PURE__*/ createPart(
+  'EmbedPlaceholder',
+  'div',
+  'placeholder',
+  undefined,
+  function EmbedPlaceholder({ label, children, ...rest }: EmbedPlaceholderProps) {
+    return {
+      rest,
+      props: { role: 'status', style: cover },
+      children: (
+        <>
+          <span data-part="placeholder-label">{label}</span>
+          <span data-part="skeleton" aria-hidden="true" />
+          {children}
+        </>
+      ),
+    };
+  },
+);
 
-/** Props of {@link EmbedRetryButton}. */
-export interface EmbedRetryButtonProps {
+/** Props of {@link EmbedRetryButton}; other props go to its `<button>`. */
+export interface EmbedRetryButtonProps extends ComponentPropsWithoutRef<'button'> {
   /** Called on click: the embed's `retry`, which loads it again with a new session. */
   retry: () => void;
   /** The button's text (the embed's `labels.retry`, default `Try again`). */
   label: string;
 }
 
-/** The error state's button: loads the embed again with a new session. */
-export function EmbedRetryButton({ retry, label }: EmbedRetryButtonProps): ReactNode {
-  return (
-    <button type="button" data-part="retry" onClick={retry}>
-      {label}
-    </button>
-  );
-}
+/** The error state's button (`data-part="retry"`): loads the embed again with a new session. */
+export const EmbedRetryButton = /*#__PURE__*/ createPart(
+  'EmbedRetryButton',
+  'button',
+  'retry',
+  undefined,
+  function EmbedRetryButton({ retry, label, ...rest }: EmbedRetryButtonProps) {
+    return { rest, props: { type: 'button', onClick: retry }, children: label };
+  },
+);
 
-/** Props of {@link EmbedErrorState}. */
-export interface EmbedErrorStateProps {
+/** Props of {@link EmbedErrorState}; other props go to its root `<div>`. */
+export interface EmbedErrorStateProps extends ComponentPropsWithoutRef<'div'> {
   /** The typed error: its code picks the viewer's sentence; its message shows in development. */
   error: ServiceError | undefined;
   /** Loads the embed again with a new session; offered only when that can help. */
   retry: () => void;
   /** The heading, the retry button and the sentences (the embed's `labels`); missing sentences are English. */
   labels: Pick<EmbedLabels, 'errorTitle' | 'retry'> & Partial<EmbedLabels>;
-  /** Shown after the retry button (a link to support, a request id...). */
-  children?: ReactNode;
 }
 
 /**
  * Shown over the frame when the session, the configuration or the embed itself failed: a sentence
  * for the viewer, "Try again" when loading again can fix it, and in development the error's code,
- * message and what to check.
+ * message and what to check. `data-part="error"`, `role="alert"`, `data-code`; its `children` (a
+ * link to support, a request id...) come after the retry button.
  */
-export function EmbedErrorState({ error, retry, labels, children }: EmbedErrorStateProps): ReactNode {
-  const { code, message, retryable, hint } = describeEmbedError(error, embedLabels('dashboard', labels));
-  return (
-    <div role="alert" data-part="error" data-code={code} style={cover}>
-      <strong data-part="error-title">{labels.errorTitle}</strong>
-      <span data-part="error-message">{message}</span>
-      {process.env.NODE_ENV !== 'production' && error && (
-        <small data-part="error-detail">
-          <code>{code}</code> {error.message} {hint}
-        </small>
-      )}
-      {retryable && <EmbedRetryButton retry={retry} label={labels.retry} />}
-      {children}
-    </div>
-  );
-}
+export const EmbedErrorState = /*#__PURE__*/ createPart(
+  'EmbedErrorState',
+  'div',
+  'error',
+  undefined,
+  function EmbedErrorState({ error, retry, labels, children, ...rest }: EmbedErrorStateProps) {
+    const { code, message, retryable, hint } = describeEmbedError(error, embedLabels('dashboard', labels));
+    return {
+      rest,
+      props: { role: 'alert', style: cover, 'data-code': code },
+      children: (
+        <>
+          <strong data-part="error-title">{labels.errorTitle}</strong>
+          <span data-part="error-message">{message}</span>
+          {process.env.NODE_ENV !== 'production' && error && (
+            <small data-part="error-detail">
+              <code>{code}</code> {error.message} {hint}
+            </small>
+          )}
+          {retryable && <EmbedRetryButton retry={retry} label={labels.retry} />}
+          {children}
+        </>
+      ),
+    };
+  },
+);

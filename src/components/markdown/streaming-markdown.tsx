@@ -1,7 +1,9 @@
 import type { Nodes as HastNodes } from 'hast';
 import type { FootnoteDefinition, FootnoteReference, Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
 import { defaultHandlers, toHast, type Handlers } from 'mdast-util-to-hast';
-import { memo, useMemo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { createPart } from '../part';
+import { useLabels, useViewSettings } from '../view-settings';
 import { definitionsOf, footnoteLabelsOf, splitBlocks, type SettledBlock, type Split } from './blocks';
 import { healTail } from './heal';
 import {
@@ -34,8 +36,8 @@ export const DEFAULT_MARKDOWN_LABELS: Readonly<StreamingMarkdownLabels> = /*#__P
   task: 'Done',
 });
 
-/** Props of {@link StreamingMarkdown}. */
-export interface StreamingMarkdownProps {
+/** Props of {@link StreamingMarkdown}; other props go to its root `<div>`. */
+export interface StreamingMarkdownProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   /** The markdown, as much of it as has arrived. */
   text: string;
   /**
@@ -44,12 +46,11 @@ export interface StreamingMarkdownProps {
    * what the whole text renders to. Default `false`.
    */
   streaming?: boolean;
-  /** Class of the root element (which also carries `data-part="markdown"`). */
-  className?: string;
   /**
    * Origins images may load from, as `https://cdn.example.com`. An image from anywhere else is
-   * not requested; its alt text shows instead. Default: none (no image ever loads), because an
-   * image is a request the agent makes through the reader's browser.
+   * not requested; its alt text shows instead. Default: an enclosing `AgentChat`'s
+   * `allowedImageOrigins`, else none (no image ever loads), because an image is a request the
+   * agent makes through the reader's browser.
    */
   allowedImageOrigins?: readonly string[];
   /**
@@ -57,7 +58,7 @@ export interface StreamingMarkdownProps {
    * Pass a stable object (module constant or `useMemo`): a new object re-renders every block.
    */
   components?: MarkdownComponents;
-  /** Replacements for the strings the component renders itself. */
+  /** Replacements for the strings the component renders itself, over those of an enclosing `AgentChat`. */
   labels?: Partial<StreamingMarkdownLabels>;
   /** Limits against markdown bombs; see {@link MarkdownLimits} for the defaults. */
   limits?: Partial<MarkdownLimits>;
@@ -74,109 +75,129 @@ const NO_ORIGINS: readonly string[] = [];
  * links open in a new tab with `rel="noopener noreferrer"`; images load only from
  * `allowedImageOrigins`. Text past `limits` shows as plain text instead of freezing the page.
  * GFM footnotes are numbered across the whole text and gathered in a section at the end, as a
- * whole-text render does.
+ * whole-text render does. Ref, `className` and other props go to its root `<div>`
+ * (`data-part="markdown"`, `data-state` `streaming` or `complete`).
  */
-export function StreamingMarkdown(props: StreamingMarkdownProps): ReactNode {
-  const { text, streaming = false, className, allowedImageOrigins = NO_ORIGINS, components, labels, limits } = props;
-  const { maxLength, maxBlockLength, maxDepth, maxMarkers } = { ...DEFAULT_MARKDOWN_LIMITS, ...limits };
-  const imageLabel = labels?.image ?? DEFAULT_MARKDOWN_LABELS.image;
-  const truncatedLabel = labels?.truncated ?? DEFAULT_MARKDOWN_LABELS.truncated;
-  const taskLabel = labels?.task ?? DEFAULT_MARKDOWN_LABELS.task;
+export const StreamingMarkdown = /*#__PURE__*/ createPart(
+  'StreamingMarkdown',
+  'div',
+  'markdown',
+  undefined,
+  function StreamingMarkdown(props: StreamingMarkdownProps) {
+    const {
+      text,
+      streaming = false,
+      allowedImageOrigins: givenOrigins,
+      components,
+      labels: own,
+      limits,
+      ...rest
+    } = props;
+    const settings = useViewSettings();
+    const allowedImageOrigins = givenOrigins ?? settings.allowedImageOrigins ?? NO_ORIGINS;
+    const { maxLength, maxBlockLength, maxDepth, maxMarkers } = { ...DEFAULT_MARKDOWN_LIMITS, ...limits };
+    const labels = useLabels(DEFAULT_MARKDOWN_LABELS, own);
+    const imageLabel = labels.image;
+    const truncatedLabel = labels.truncated;
+    const taskLabel = labels.task;
 
-  const resolved = useMemo<MarkdownLimits>(
-    () => ({ maxLength, maxBlockLength, maxDepth, maxMarkers }),
-    [maxLength, maxBlockLength, maxDepth, maxMarkers],
-  );
-  const options = useMemo<RenderOptions>(
-    () => ({ components, allowedImageOrigins, imageLabel, taskLabel }),
-    [components, allowedImageOrigins, imageLabel, taskLabel],
-  );
-  // The splitter keeps the last split so an appended delta only looks at the tail, and the trees
-  // of the blocks so each is parsed once. All of it is a pure function of the text, so rendering
-  // twice (Strict Mode, concurrent renders) is safe.
-  const [splitter] = useState(createSplitter);
-  const [trees] = useState(createTrees);
-
-  const truncated = text.length > maxLength;
-  const visible = truncated ? text.slice(0, safeCut(text, maxLength)) : text;
-  const split = splitter.split(visible, resolved);
-  const tail = visible.slice(split.cut);
-  // The limits scan of the tail's complete lines knows the fence they leave open.
-  const tailSource = streaming && !split.tailPlain ? healTail(tail, split.tail?.scan.fence) : tail;
-
-  // Link reference definitions act at a distance: each block is parsed with those of the others
-  // (earlier ones first, so the first definition of a label wins as in a whole-text render).
-  const tailTree = !split.tailPlain && tailSource.includes(']:') ? parseMarkdown(tailSource) : undefined;
-  const tailDefinitions = tailTree ? definitionsOf(tailTree) : '';
-  // What depends only on the settled blocks is worked out once per settled block list, so a
-  // delta that settles nothing costs nothing per settled block (the list is the same object).
-  const settled = trees.blocks(split.blocks);
-  const { definitions } = settled;
-  const anyDefinitions = tailDefinitions !== '' || settled.anyDefinitions;
-  // So do footnote definitions: a `[^1]` is a reference only where `[^1]:` is defined, anywhere,
-  // so blocks that write one are parsed after stub definitions of every label. While streaming,
-  // references whose definition has not arrived yet count as defined too, so they show as their
-  // number from the start instead of as raw `[^1]`.
-  const footnoteLabels = new Set(settled.footnotes);
-  if (tailTree) for (const label of footnoteLabelsOf(tailTree)) footnoteLabels.add(label);
-  if (streaming && visible.includes('[^'))
-    for (const match of visible.matchAll(REFERENCE)) footnoteLabels.add(match[1]!);
-  // Each stub on its own, then an HTML comment (never rendered) that ends the last one, so that
-  // indented code after the stubs stays code instead of continuing a footnote.
-  const stubs =
-    footnoteLabels.size === 0 ? '' : [...footnoteLabels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->\n\n';
-
-  const settledViews = trees.views(split.blocks, stubs, anyDefinitions ? tailDefinitions : undefined, resolved);
-  let tailView: BlockView | undefined;
-  if (tailSource !== '') {
-    const context =
-      anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
-    tailView = trees.tail(
-      split.cut,
-      tailSource,
-      split.tailPlain,
-      split.tail?.scan,
-      tailSource.includes('[^') ? stubs : '',
-      context,
-      resolved,
+    const resolved = useMemo<MarkdownLimits>(
+      () => ({ maxLength, maxBlockLength, maxDepth, maxMarkers }),
+      [maxLength, maxBlockLength, maxDepth, maxMarkers],
     );
-  }
-  const views = tailView ? [...settledViews, tailView] : settledViews;
-  const numbering = stubs === '' ? undefined : numberFootnotes(views);
-  const block = (view: BlockView, index: number) => (
-    <Block
-      key={index < split.blocks.length ? split.blocks[index]!.start : split.cut}
-      view={view}
-      footnotes={numbering?.blocks[index] ?? NO_FOOTNOTES}
-      options={options}
-      cache={trees.cache}
-    />
-  );
-  // Without footnotes the settled blocks' elements are the same objects from delta to delta,
-  // which React passes over without comparing their props, in groups that it passes over whole.
-  const children: ReactNode[] = numbering
-    ? views.map(block)
-    : trees.children(settledViews, options, block, tailView && block(tailView, settledViews.length));
+    const options = useMemo<RenderOptions>(
+      () => ({ components, allowedImageOrigins, imageLabel, taskLabel }),
+      [components, allowedImageOrigins, imageLabel, taskLabel],
+    );
+    // The splitter keeps the last split so an appended delta only looks at the tail, and the trees
+    // of the blocks so each is parsed once. All of it is a pure function of the text, so rendering
+    // twice (Strict Mode, concurrent renders) is safe.
+    const [splitter] = useState(createSplitter);
+    const [trees] = useState(createTrees);
 
-  return (
-    <div
-      className={className}
-      data-part="markdown"
-      data-state={streaming ? 'streaming' : 'complete'}
-      aria-busy={streaming || undefined}
-    >
-      {children}
-      {numbering && numbering.occurrences.length > 0 ? (
-        <Footnotes
-          occurrences={numbering.occurrences.join('\n')}
-          definitions={numbering.definitions}
-          options={options}
-        />
-      ) : null}
-      {truncated ? <p data-part="markdown-truncated">{truncatedLabel}</p> : null}
-    </div>
-  );
-}
+    const truncated = text.length > maxLength;
+    const visible = truncated ? text.slice(0, safeCut(text, maxLength)) : text;
+    const split = splitter.split(visible, resolved);
+    const tail = visible.slice(split.cut);
+    // The limits scan of the tail's complete lines knows the fence they leave open.
+    const tailSource = streaming && !split.tailPlain ? healTail(tail, split.tail?.scan.fence) : tail;
+
+    // Link reference definitions act at a distance: each block is parsed with those of the others
+    // (earlier ones first, so the first definition of a label wins as in a whole-text render).
+    const tailTree = !split.tailPlain && tailSource.includes(']:') ? parseMarkdown(tailSource) : undefined;
+    const tailDefinitions = tailTree ? definitionsOf(tailTree) : '';
+    // What depends only on the settled blocks is worked out once per settled block list, so a
+    // delta that settles nothing costs nothing per settled block (the list is the same object).
+    const settled = trees.blocks(split.blocks);
+    const { definitions } = settled;
+    const anyDefinitions = tailDefinitions !== '' || settled.anyDefinitions;
+    // So do footnote definitions: a `[^1]` is a reference only where `[^1]:` is defined, anywhere,
+    // so blocks that write one are parsed after stub definitions of every label. While streaming,
+    // references whose definition has not arrived yet count as defined too, so they show as their
+    // number from the start instead of as raw `[^1]`.
+    const footnoteLabels = new Set(settled.footnotes);
+    if (tailTree) for (const label of footnoteLabelsOf(tailTree)) footnoteLabels.add(label);
+    if (streaming && visible.includes('[^'))
+      for (const match of visible.matchAll(REFERENCE)) footnoteLabels.add(match[1]!);
+    // Each stub on its own, then an HTML comment (never rendered) that ends the last one, so that
+    // indented code after the stubs stays code instead of continuing a footnote.
+    const stubs =
+      footnoteLabels.size === 0
+        ? ''
+        : [...footnoteLabels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->\n\n';
+
+    const settledViews = trees.views(split.blocks, stubs, anyDefinitions ? tailDefinitions : undefined, resolved);
+    let tailView: BlockView | undefined;
+    if (tailSource !== '') {
+      const context =
+        anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
+      tailView = trees.tail(
+        split.cut,
+        tailSource,
+        split.tailPlain,
+        split.tail?.scan,
+        tailSource.includes('[^') ? stubs : '',
+        context,
+        resolved,
+      );
+    }
+    const views = tailView ? [...settledViews, tailView] : settledViews;
+    const numbering = stubs === '' ? undefined : numberFootnotes(views);
+    const block = (view: BlockView, index: number) => (
+      <Block
+        key={index < split.blocks.length ? split.blocks[index]!.start : split.cut}
+        view={view}
+        footnotes={numbering?.blocks[index] ?? NO_FOOTNOTES}
+        options={options}
+        cache={trees.cache}
+      />
+    );
+    // Without footnotes the settled blocks' elements are the same objects from delta to delta,
+    // which React passes over without comparing their props, in groups that it passes over whole.
+    const children: ReactNode[] = numbering
+      ? views.map(block)
+      : trees.children(settledViews, options, block, tailView && block(tailView, settledViews.length));
+
+    return {
+      rest,
+      state: streaming ? 'streaming' : 'complete',
+      props: { 'aria-busy': streaming || undefined },
+      children: (
+        <>
+          {children}
+          {numbering && numbering.occurrences.length > 0 ? (
+            <Footnotes
+              occurrences={numbering.occurrences.join('\n')}
+              definitions={numbering.definitions}
+              options={options}
+            />
+          ) : null}
+          {truncated ? <p data-part="markdown-truncated">{truncatedLabel}</p> : null}
+        </>
+      ),
+    };
+  },
+);
 
 interface DefinitionContext {
   before: string;

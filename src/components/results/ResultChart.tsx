@@ -1,9 +1,11 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ComponentPropsWithoutRef } from 'react';
 import { toChartRecords, type ResultColumn } from '../../core/result-data';
 import { resolveChartLimits, type ChartLimits } from './chart-limits';
 import { parseVegaLiteSpec, type ChartProblem } from './spec';
 import { ErrorCard } from './ErrorCard';
-import { fill, resolveLabels, type SqlToolLabels } from './labels';
+import { DEFAULT_SQL_TOOL_LABELS, type SqlToolLabels } from './labels';
+import { createPart } from '../part';
+import { useLabels } from '../view-settings';
 import { useChartTheme } from './use-chart-theme';
 
 /** The drawing half (`vega.ts`, with the spec's sanitizer, guards and theme): a chunk loaded when a chart mounts. */
@@ -16,8 +18,8 @@ const loadChartRuntime = () =>
     throw error;
   });
 
-/** Props of {@link ResultChart}. */
-export interface ResultChartProps {
+/** Props of {@link ResultChart}; other props go to its root `<div>`. */
+export interface ResultChartProps extends Omit<ComponentPropsWithoutRef<'div'>, 'title' | 'children'> {
   /**
    * The Vega-Lite spec: a `serviceSqlApi` `vegaSpec` (JSON text) or the parsed object. Its own data
    * sources are ignored: the chart draws `rows`.
@@ -29,7 +31,7 @@ export interface ResultChartProps {
   rows: readonly unknown[];
   /** What the chart shows, for its accessible name; default the spec's title, else `labels.untitledQuery`. */
   title?: string;
-  /** UI strings; see `SqlToolLabels`. */
+  /** UI strings over those of an enclosing `AgentChat` and the defaults; see `SqlToolLabels`. */
   labels?: Partial<SqlToolLabels>;
   /**
    * Whether the chart draws the spec's own title. Default true; `SqlToolView`, whose heading
@@ -41,8 +43,6 @@ export interface ResultChartProps {
    * over `DEFAULT_CHART_LIMITS`. A chart past one shows its error card.
    */
   limits?: Partial<ChartLimits>;
-  /** Class of the root element, next to the library's own. */
-  className?: string;
 }
 
 type ChartState = { status: 'loading' } | { status: 'ready' } | { status: 'error'; problem: ChartProblem };
@@ -71,14 +71,14 @@ function toProblem(error: unknown): ChartProblem {
 }
 
 function problemText(problem: ChartProblem, labels: SqlToolLabels): string {
-  const template = {
+  const label = {
     json: labels.chartInvalidJson,
     spec: labels.chartInvalidSpec,
     data: labels.chartDataMismatch,
     limit: labels.chartTooLarge,
     unavailable: labels.chartUnavailable,
   }[problem.kind];
-  return fill(template, { message: problem.message });
+  return label(problem.message);
 }
 
 /**
@@ -90,98 +90,113 @@ function problemText(problem: ChartProblem, labels: SqlToolLabels): string {
  * the page load anything, run code or change how it is embedded (see `vega.ts`). A spec that is
  * not JSON or not Vega-Lite, rows that do not match their columns, or libraries that fail to load
  * give an error card in place of the chart, never an exception. The view is finalized on unmount.
+ * Ref, `className` and other props go to its root `<div>` (`data-state` `loading`, `ready`, `error`).
  */
-export function ResultChart(props: ResultChartProps): ReactNode {
-  const { spec, columns, rows, className, showTitle = true } = props;
-  const labels = resolveLabels(props.labels);
-  const container = useRef<HTMLDivElement>(null);
-  const target = useRef<HTMLDivElement>(null);
-  const theme = useChartTheme(container);
-  // By value: an inline `limits={{ maxRows: 100 }}` does not redraw the chart on every render.
-  const limitsKey = JSON.stringify(props.limits ?? null);
-  const limits = useMemo(
-    () => resolveChartLimits((JSON.parse(limitsKey) as Partial<ChartLimits> | null) ?? undefined),
-    [limitsKey],
-  );
-  const parsed = useMemo(() => parseVegaLiteSpec(spec, limits), [spec, limits]);
-  const records = useMemo(() => {
-    // Counted before converting: reading a million rows is itself the freeze.
-    if (rows.length > limits.maxRows)
-      return {
-        ok: false as const,
-        problem: { kind: 'limit' as const, message: `the result has ${rows.length} rows, more than ${limits.maxRows}` },
-      };
-    try {
-      return { ok: true as const, records: toChartRecords(columns, rows) };
-    } catch (error) {
-      return {
-        ok: false as const,
-        problem: { kind: 'data' as const, message: error instanceof Error ? error.message : String(error) },
-      };
-    }
-  }, [columns, rows, limits]);
-  const title = props.title ?? (parsed.ok ? specTitle(parsed.spec) : undefined) ?? labels.untitledQuery;
-  const description = fill(labels.chartLabel, { title });
-  const [state, setState] = useState<ChartState>({ status: 'loading' });
-  const inputProblem = !parsed.ok ? parsed.problem : !records.ok ? records.problem : undefined;
+export const ResultChart = /*#__PURE__*/ createPart(
+  'ResultChart',
+  'div',
+  'chart',
+  'service-result-chart',
+  function ResultChart(props: ResultChartProps) {
+    const {
+      spec,
+      columns,
+      rows,
+      title: givenTitle,
+      labels: own,
+      showTitle = true,
+      limits: givenLimits,
+      ...rest
+    } = props;
+    const labels = useLabels(DEFAULT_SQL_TOOL_LABELS, own);
+    const container = useRef<HTMLDivElement>(null);
+    const target = useRef<HTMLDivElement>(null);
+    const theme = useChartTheme(container);
+    // By value: an inline `limits={{ maxRows: 100 }}` does not redraw the chart on every render.
+    const limitsKey = JSON.stringify(givenLimits ?? null);
+    const limits = useMemo(
+      () => resolveChartLimits((JSON.parse(limitsKey) as Partial<ChartLimits> | null) ?? undefined),
+      [limitsKey],
+    );
+    const parsed = useMemo(() => parseVegaLiteSpec(spec, limits), [spec, limits]);
+    const records = useMemo(() => {
+      // Counted before converting: reading a million rows is itself the freeze.
+      if (rows.length > limits.maxRows)
+        return {
+          ok: false as const,
+          problem: {
+            kind: 'limit' as const,
+            message: `the result has ${rows.length} rows, more than ${limits.maxRows}`,
+          },
+        };
+      try {
+        return { ok: true as const, records: toChartRecords(columns, rows) };
+      } catch (error) {
+        return {
+          ok: false as const,
+          problem: { kind: 'data' as const, message: error instanceof Error ? error.message : String(error) },
+        };
+      }
+    }, [columns, rows, limits]);
+    const title = givenTitle ?? (parsed.ok ? specTitle(parsed.spec) : undefined) ?? labels.untitledQuery;
+    const description = labels.chartLabel(title);
+    const [state, setState] = useState<ChartState>({ status: 'loading' });
+    const inputProblem = !parsed.ok ? parsed.problem : !records.ok ? records.problem : undefined;
 
-  useEffect(() => {
-    const element = target.current;
-    if (!element || !theme || !parsed.ok || !records.ok) return;
-    let finalize: (() => void) | undefined;
-    let cancelled = false;
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    // Sanitized and checked against the limits first (a throw there rejects like a failed draw):
-    // a chart past a limit shows its error card without Vega ever seeing it.
-    loadChartRuntime()
-      .then(({ prepareSpec, embedChart }) =>
-        embedChart(
-          element,
-          prepareSpec(parsed.spec, records.records, {
-            description,
-            theme,
-            limits,
-            columns: columns.map((column) => column.name),
-            width: element.clientWidth || undefined,
-            showTitle,
-          }),
-          { theme, limits, signal: controller.signal },
-        ),
-      )
-      .then(
-        (done) => {
-          if (cancelled) done();
-          else {
-            finalize = done;
-            setState({ status: 'ready' });
-          }
-        },
-        (error: unknown) => {
-          if (cancelled) return;
-          element.replaceChildren();
-          setState({ status: 'error', problem: toProblem(error) });
-        },
-      );
-    return () => {
-      cancelled = true;
-      controller.abort();
-      finalize?.();
-      element.replaceChildren();
-    };
-  }, [parsed, records, theme, description, limits, columns, showTitle]);
+    useEffect(() => {
+      const element = target.current;
+      if (!element || !theme || !parsed.ok || !records.ok) return;
+      let finalize: (() => void) | undefined;
+      let cancelled = false;
+      const controller = new AbortController();
+      setState({ status: 'loading' });
+      // Sanitized and checked against the limits first (a throw there rejects like a failed draw):
+      // a chart past a limit shows its error card without Vega ever seeing it.
+      loadChartRuntime()
+        .then(({ prepareSpec, embedChart }) =>
+          embedChart(
+            element,
+            prepareSpec(parsed.spec, records.records, {
+              description,
+              theme,
+              limits,
+              columns: columns.map((column) => column.name),
+              width: element.clientWidth || undefined,
+              showTitle,
+            }),
+            { theme, limits, signal: controller.signal },
+          ),
+        )
+        .then(
+          (done) => {
+            if (cancelled) done();
+            else {
+              finalize = done;
+              setState({ status: 'ready' });
+            }
+          },
+          (error: unknown) => {
+            if (cancelled) return;
+            element.replaceChildren();
+            setState({ status: 'error', problem: toProblem(error) });
+          },
+        );
+      return () => {
+        cancelled = true;
+        controller.abort();
+        finalize?.();
+        element.replaceChildren();
+      };
+    }, [parsed, records, theme, description, limits, columns, showTitle]);
 
-  const problem = inputProblem ?? (state.status === 'error' ? state.problem : undefined);
-  const loading = !problem && state.status === 'loading';
-  const height = skeletonHeight(parsed.ok ? parsed.spec : undefined);
-  return (
-    <div
-      ref={container}
-      className={className ? `service-result-chart ${className}` : 'service-result-chart'}
-      data-part="chart"
-      data-state={problem ? 'error' : state.status}
-    >
-      {problem ? (
+    const problem = inputProblem ?? (state.status === 'error' ? state.problem : undefined);
+    const loading = !problem && state.status === 'loading';
+    const height = skeletonHeight(parsed.ok ? parsed.spec : undefined);
+    return {
+      rest,
+      state: problem ? 'error' : state.status,
+      props: { ref: container },
+      children: problem ? (
         <ErrorCard title={labels.chartError}>{problemText(problem, labels)}</ErrorCard>
       ) : (
         <>
@@ -196,7 +211,7 @@ export function ResultChart(props: ResultChartProps): ReactNode {
           ) : null}
           <div ref={target} className="service-result-chart__canvas" role="figure" aria-label={description} />
         </>
-      )}
-    </div>
-  );
-}
+      ),
+    };
+  },
+);

@@ -1,5 +1,4 @@
-import { forwardRef, useEffect, useMemo, useRef, useState, type HTMLAttributes, type ReactNode } from 'react';
-import { pluralForm } from '../../core/format-value';
+import { useEffect, useMemo, useRef, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import {
   toResultTable,
   type ResultTable as ResultTableData,
@@ -11,25 +10,27 @@ import { csvFileName, toCsvBlob } from '../../core/result-data';
 import type { ChatToolCall } from '../../core/thread-store';
 import { columnTitlesFromMeta, formatsFromChartSpec, type ColumnFormats } from './column-hints';
 import { ErrorCard } from './ErrorCard';
-import { fill, resolveLabels, type SqlToolLabels } from './labels';
+import { createPart } from '../part';
+import { useFormatNumber, useLabels, useViewSettings } from '../view-settings';
+import { DEFAULT_SQL_TOOL_LABELS, type FormatNumber, type SqlToolLabels } from './labels';
 import { ResultChart } from './ResultChart';
 import { ResultTable } from './ResultTable';
 import { useSqlSegments } from './sql-highlight';
 import { useLoadAll } from './use-load-all';
 
-/** Props of {@link SqlToolView}. */
-export interface SqlToolViewProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
+/** Props of {@link SqlToolView}; other props go to its root `<div>`. */
+export interface SqlToolViewProps extends Omit<ComponentPropsWithoutRef<'div'>, 'children'> {
   /**
    * A `serviceSqlApi` tool call as the thread store keeps it: `running` (input only) or `complete`
    * (with a `serviceSqlApi` result, or the older row-object shape, shown as a table). Tool errors
    * are the chat's to show; given one, this view shows an error card.
    */
   call: ChatToolCall;
-  /** UI strings over the English defaults; see {@link SqlToolLabels}. */
+  /** UI strings over those of an enclosing `AgentChat` and the English defaults; see {@link SqlToolLabels}. */
   labels?: Partial<SqlToolLabels>;
   /** What a result with a chart shows first. Default `'chart'` when the call has a `vegaSpec`, else the table. */
   defaultView?: 'table' | 'chart';
-  /** Locale of the table's numbers, dates and counts, a BCP-47 tag (the chat's). Default: the browser's. */
+  /** Locale of the table's numbers, dates and counts, a BCP-47 tag. Default: an enclosing `AgentChat`'s `locale`, else the browser's. */
   locale?: string;
   /**
    * `serviceMeta` results of the same answer: the table's headers take their members' titles
@@ -42,8 +43,12 @@ export interface SqlToolViewProps extends Omit<HTMLAttributes<HTMLDivElement>, '
    * `$` is currency). See `ResultTableProps.columnFormats`.
    */
   columnFormats?: ColumnFormats;
-  /** Class of the root element, next to the library's own. */
-  className?: string;
+  /**
+   * Which parts to show: `all` (default), `query` (the title, description and SQL, the SQL open)
+   * or `result` (the running state, the error, or the table and chart with their toolbar). The
+   * chat shows the query inside a collapsed tool step and the result below it, always in view.
+   */
+  parts?: 'all' | 'query' | 'result';
 }
 
 /** The text fields of a `serviceSqlApi` input or result, each kept only when it is a string. */
@@ -74,9 +79,19 @@ function specHasTitle(spec: string, title: string): boolean {
  * The SQL, collapsible, with a copy button (`data-part="sql"`). Highlighted once it is complete
  * and shown: the tokenizer loads on first open (`sql-highlight.ts`); until then it reads plain.
  */
-function SqlBlock({ sql, complete, labels }: { sql: string; complete: boolean; labels: SqlToolLabels }): ReactNode {
+function SqlBlock({
+  sql,
+  complete,
+  labels,
+  defaultOpen,
+}: {
+  sql: string;
+  complete: boolean;
+  labels: SqlToolLabels;
+  defaultOpen: boolean;
+}): ReactNode {
   const [copied, setCopied] = useState(false);
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const segments = useSqlSegments(sql, complete && open);
@@ -94,6 +109,7 @@ function SqlBlock({ sql, complete, labels }: { sql: string; complete: boolean; l
     <details
       className="service-result-sql"
       data-part="sql"
+      open={defaultOpen || undefined}
       onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}
     >
       <summary>{labels.sql}</summary>
@@ -143,18 +159,16 @@ function LoadAllControl({
   total,
   labels,
   format,
-  locale,
 }: {
   load: ReturnType<typeof useLoadAll>;
   total: number;
   labels: SqlToolLabels;
-  format: (value: number) => string;
-  locale: string | undefined;
+  format: FormatNumber;
 }): ReactNode {
   if (load.status === 'loading') {
     return (
       <span className="service-result-load-all" data-state="loading">
-        <span role="status">{fill(labels.loadingRows, { count: format(load.received) })}</span>
+        <span role="status">{labels.loadingRows(load.received, format)}</span>
         <button type="button" className="service-result-button" onClick={load.cancel}>
           {labels.cancel}
         </button>
@@ -164,7 +178,7 @@ function LoadAllControl({
   if (load.status === 'error') {
     return (
       <span className="service-result-load-all" data-state="error">
-        <span role="alert">{fill(labels.loadAllFailed, { message: load.error?.message ?? '' })}</span>
+        <span role="alert">{labels.loadAllFailed(load.error?.message ?? '')}</span>
         <button type="button" className="service-result-button" onClick={load.start}>
           {labels.retry}
         </button>
@@ -179,7 +193,7 @@ function LoadAllControl({
       data-state="idle"
       onClick={load.start}
     >
-      {fill(pluralForm(labels.loadAll, total, locale), { total: format(total) })}
+      {labels.loadAll(total, format)}
     </button>
   );
 }
@@ -240,7 +254,8 @@ function ResultToolbar({
 }
 
 /**
- * The view of one `serviceSqlApi` tool call (`data-part="tool-call"`, `data-tool="serviceSqlApi"`):
+ * The view of one `serviceSqlApi` tool call (`data-part="sql-tool"`, `data-tool="serviceSqlApi"`,
+ * `data-state` `running`, `complete` or `error`; ref, `className` and other props on its root `<div>`):
  * its title and description, its SQL (collapsible, with a copy button), and once complete its
  * result as a table typed by `column_type` and, when the agent made one, a Vega-Lite chart, with a
  * chart/table switch and a CSV download.
@@ -255,118 +270,115 @@ function ResultToolbar({
  * still works, and a result that is not a table shows an error card under the title and SQL.
  * Works without a `ServiceProvider` (no "Load all" then).
  */
-export const SqlToolView = /*#__PURE__*/ forwardRef<HTMLDivElement, SqlToolViewProps>(function SqlToolView(props, ref) {
-  const {
-    call,
-    className,
-    labels: _labels,
-    defaultView: _defaultView,
-    locale,
-    metadata,
-    columnFormats: givenFormats,
-    ...rest
-  } = props;
-  const labels = resolveLabels(props.labels);
-  const input = useMemo(() => textFields(call.input), [call.input]);
-  const result = call.status === 'complete' ? call.result : undefined;
-  const resultFields = useMemo(() => (result?.kind === 'serviceSqlApi' ? textFields(result.value) : {}), [result]);
-  const initialTable = useMemo(() => (result ? toResultTable(result) : undefined), [result]);
-  const title = input.queryTitle ?? resultFields.queryTitle ?? labels.untitledQuery;
-  const description = input.description ?? resultFields.description;
-  const sql = input.sqlQuery ?? resultFields.sqlQuery;
-  // The result's own spec first: it belongs to the rows that came back.
-  const vegaSpec = result?.kind === 'serviceSqlApi' ? (resultFields.vegaSpec ?? input.vegaSpec) : undefined;
-  // The user's choice; until there is one, the default follows the call (a running call has no
-  // spec yet, and the same view shows it complete).
-  const [chosenView, setView] = useState<'table' | 'chart' | undefined>(undefined);
-  const view = chosenView ?? props.defaultView ?? (vegaSpec ? 'chart' : 'table');
-  const load = useLoadAll(initialTable && initialTable.rows.length < initialTable.totalRows ? sql : undefined);
-  const format = useMemo(() => {
-    const numbers = new Intl.NumberFormat(locale);
-    return (value: number) => numbers.format(value);
-  }, [locale]);
-  // Titles from the metadata tool, currency from the chart's formats, then the caller's own.
-  const columnFormats = useMemo(() => {
-    const merged = Object.create(null) as ColumnFormats;
-    for (const source of [columnTitlesFromMeta(metadata, sql), formatsFromChartSpec(vegaSpec), givenFormats ?? {}])
-      for (const [name, value] of Object.entries(source)) merged[name] = { ...merged[name], ...value };
-    return merged;
-  }, [metadata, sql, vegaSpec, givenFormats]);
+export const SqlToolView = /*#__PURE__*/ createPart(
+  'SqlToolView',
+  'div',
+  'sql-tool',
+  'service-result-sql-tool',
+  function SqlToolView(props: SqlToolViewProps) {
+    const {
+      call,
+      labels: own,
+      defaultView,
+      locale: givenLocale,
+      metadata,
+      columnFormats: givenFormats,
+      parts = 'all',
+      ...rest
+    } = props;
+    const labels = useLabels(DEFAULT_SQL_TOOL_LABELS, own);
+    const settings = useViewSettings();
+    const locale = givenLocale ?? settings.locale;
+    const input = useMemo(() => textFields(call.input), [call.input]);
+    const result = call.status === 'complete' ? call.result : undefined;
+    const resultFields = useMemo(() => (result?.kind === 'serviceSqlApi' ? textFields(result.value) : {}), [result]);
+    const initialTable = useMemo(() => (result ? toResultTable(result) : undefined), [result]);
+    const title = input.queryTitle ?? resultFields.queryTitle ?? labels.untitledQuery;
+    const description = input.description ?? resultFields.description;
+    const sql = input.sqlQuery ?? resultFields.sqlQuery;
+    // The result's own spec first: it belongs to the rows that came back.
+    const vegaSpec = result?.kind === 'serviceSqlApi' ? (resultFields.vegaSpec ?? input.vegaSpec) : undefined;
+    // The user's choice; until there is one, the default follows the call (a running call has no
+    // spec yet, and the same view shows it complete).
+    const [chosenView, setView] = useState<'table' | 'chart' | undefined>(undefined);
+    const view = chosenView ?? defaultView ?? (vegaSpec ? 'chart' : 'table');
+    const load = useLoadAll(initialTable && initialTable.rows.length < initialTable.totalRows ? sql : undefined);
+    const format = useFormatNumber(locale);
+    // Titles from the metadata tool, currency from the chart's formats, then the caller's own.
+    const columnFormats = useMemo(() => {
+      const merged = Object.create(null) as ColumnFormats;
+      for (const source of [columnTitlesFromMeta(metadata, sql), formatsFromChartSpec(vegaSpec), givenFormats ?? {}])
+        for (const [name, value] of Object.entries(source)) merged[name] = { ...merged[name], ...value };
+      return merged;
+    }, [metadata, sql, vegaSpec, givenFormats]);
 
-  // After "load all", the table and the CSV hold every row; the chart keeps the tool's rows.
-  const table: ResultTableData | undefined = useMemo(() => {
-    if (!initialTable) return undefined;
-    if (!load.data) return initialTable;
-    const columns =
-      load.data.schema.length > 0
-        ? load.data.schema.map((column) => ({ name: column.name, type: column.column_type }))
-        : initialTable.columns;
-    return { columns, rows: load.data.rows, totalRows: load.data.rows.length };
-  }, [initialTable, load.data]);
+    // After "load all", the table and the CSV hold every row; the chart keeps the tool's rows.
+    const table: ResultTableData | undefined = useMemo(() => {
+      if (!initialTable) return undefined;
+      if (!load.data) return initialTable;
+      const columns =
+        load.data.schema.length > 0
+          ? load.data.schema.map((column) => ({ name: column.name, type: column.column_type }))
+          : initialTable.columns;
+      return { columns, rows: load.data.rows, totalRows: load.data.rows.length };
+    }, [initialTable, load.data]);
 
-  const showChart = Boolean(vegaSpec) && view === 'chart';
-  const sameTitle = useMemo(() => (vegaSpec ? specHasTitle(vegaSpec, title) : false), [vegaSpec, title]);
-  const state = call.status === 'running' ? 'running' : call.status === 'error' ? 'error' : 'complete';
-  return (
-    <div
-      {...rest}
-      ref={ref}
-      className={className ? `service-result-sql-tool ${className}` : 'service-result-sql-tool'}
-      data-part="tool-call"
-      data-tool="serviceSqlApi"
-      data-state={state}
-    >
-      <div className="service-result-sql-tool__header">
-        <p className="service-result-sql-tool__title">{title}</p>
-        {description ? <p className="service-result-sql-tool__description">{description}</p> : null}
-      </div>
-      {sql ? <SqlBlock sql={sql} complete={call.status !== 'running'} labels={labels} /> : null}
-      {call.status === 'running' ? <RunningResult labels={labels} /> : null}
-      {call.status === 'error' ? <ErrorCard title={labels.resultError}>{call.error}</ErrorCard> : null}
-      {call.status === 'complete' && !table ? (
-        <ErrorCard title={labels.resultError}>{labels.resultUnreadable}</ErrorCard>
-      ) : null}
-      {table ? (
-        <div className="service-result-sql-tool__result">
-          <ResultToolbar
-            view={vegaSpec ? view : undefined}
-            setView={setView}
-            table={table}
-            title={title}
-            labels={labels}
-          />
-          {showChart && initialTable ? (
-            <ResultChart
-              spec={vegaSpec!}
-              columns={initialTable.columns}
-              rows={initialTable.rows}
-              title={title}
-              labels={props.labels}
-              showTitle={!sameTitle}
-            />
-          ) : (
-            <ResultTable
-              table={table}
-              title={title}
-              labels={props.labels}
-              locale={locale}
-              columnFormats={columnFormats}
-            >
-              {load.available &&
-              initialTable &&
-              (load.status !== 'idle' || initialTable.rows.length < initialTable.totalRows) ? (
-                <LoadAllControl
-                  load={load}
-                  total={initialTable.totalRows}
-                  labels={labels}
-                  format={format}
-                  locale={locale}
+    const showChart = Boolean(vegaSpec) && view === 'chart';
+    const sameTitle = useMemo(() => (vegaSpec ? specHasTitle(vegaSpec, title) : false), [vegaSpec, title]);
+    const state = call.status === 'running' ? 'running' : call.status === 'error' ? 'error' : 'complete';
+    const query = parts !== 'result';
+    const outcome = parts !== 'query';
+    return {
+      rest,
+      state,
+      props: { 'data-tool': 'serviceSqlApi' },
+      children: (
+        <>
+          {query ? (
+            <div className="service-result-sql-tool__header">
+              <p className="service-result-sql-tool__title">{title}</p>
+              {description ? <p className="service-result-sql-tool__description">{description}</p> : null}
+            </div>
+          ) : null}
+          {query && sql ? (
+            <SqlBlock sql={sql} complete={call.status !== 'running'} labels={labels} defaultOpen={parts === 'query'} />
+          ) : null}
+          {outcome && call.status === 'running' ? <RunningResult labels={labels} /> : null}
+          {outcome && call.status === 'error' ? <ErrorCard title={labels.resultError}>{call.error}</ErrorCard> : null}
+          {outcome && call.status === 'complete' && !table ? (
+            <ErrorCard title={labels.resultError}>{labels.resultUnreadable}</ErrorCard>
+          ) : null}
+          {outcome && table ? (
+            <div className="service-result-sql-tool__result">
+              <ResultToolbar
+                view={vegaSpec ? view : undefined}
+                setView={setView}
+                table={table}
+                title={title}
+                labels={labels}
+              />
+              {showChart && initialTable ? (
+                <ResultChart
+                  spec={vegaSpec!}
+                  columns={initialTable.columns}
+                  rows={initialTable.rows}
+                  title={title}
+                  labels={own}
+                  showTitle={!sameTitle}
                 />
-              ) : null}
-            </ResultTable>
-          )}
-        </div>
-      ) : null}
-    </div>
-  );
-});
+              ) : (
+                <ResultTable table={table} title={title} labels={own} locale={locale} columnFormats={columnFormats}>
+                  {load.available &&
+                  initialTable &&
+                  (load.status !== 'idle' || initialTable.rows.length < initialTable.totalRows) ? (
+                    <LoadAllControl load={load} total={initialTable.totalRows} labels={labels} format={format} />
+                  ) : null}
+                </ResultTable>
+              )}
+            </div>
+          ) : null}
+        </>
+      ),
+    };
+  },
+);

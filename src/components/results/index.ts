@@ -14,4 +14,4 @@ export type { ResultChartProps } from './ResultChart';
 export { DEFAULT_CHART_LIMITS } from './chart-limits';
 export type { ChartLimits } from './chart-limits';
 export { DEFAULT_SQL_TOOL_LABELS } from './labels';
-export type { SqlToolLabels } from './labels';
+export type { SqlToolLabels, FormatNumber } from './labels';

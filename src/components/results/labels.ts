@@ -1,14 +1,20 @@
 /**
- * Every UI string of the SQL result views, replaceable through a `labels` prop. Placeholders in
- * braces (`{shown}`) are filled in by the views; numbers arrive already formatted for the locale.
- * Labels that count take one form per plural category of the locale (`{ one, other }`, and `few`,
- * `many`... where the language has them), or one string for every count.
+ * Every UI string of the SQL result views, replaceable through a `labels` prop or the labels of an
+ * enclosing `AgentChat`: plain strings, or functions of what the text is about. A function that
+ * counts gets the count as a number (choose the plural form: `pluralForm` of `@service/react`
+ * does it by the locale's rules) and `format`, which writes a number in the view's locale.
  *
  * @module
  */
-import type { PluralForms } from '../../core/format-value';
 
-/** UI strings of {@link SqlToolView}, `ResultTable` and `ResultChart`. Defaults in {@link DEFAULT_SQL_TOOL_LABELS}. */
+/** Formats a number in the view's locale (grouping, decimals), for labels that count. */
+export type FormatNumber = (value: number) => string;
+
+/**
+ * UI strings of {@link SqlToolView}, `ResultTable` and `ResultChart`: plain strings, or functions of
+ * what the text is about (counts as numbers, with `format` for the view's locale, so a translation
+ * can choose its plural). Defaults in {@link DEFAULT_SQL_TOOL_LABELS}.
+ */
 export interface SqlToolLabels {
   /** Title when the tool call has none. */
   untitledQuery: string;
@@ -28,44 +34,46 @@ export interface SqlToolLabels {
   chart: string;
   /** Button downloading the rows as CSV. */
   downloadCsv: string;
-  /** Accessible name of the result table; `{title}` is the query title. */
-  tableLabel: string;
-  /** Under a capped table: `{shown}` and `{total}`, by the plural form of `{total}`. */
-  showingRows: string | PluralForms;
-  /** Under a whole table: `{total}`, by its plural form ("1 row", "2 rows"). */
-  allRows: string | PluralForms;
+  /** Accessible name of the result table, from the query's title. */
+  tableLabel: (title: string) => string;
+  /** Under a capped table: how many rows are shown of how many. */
+  showingRows: (shown: number, total: number, format: FormatNumber) => string;
+  /** Under a whole table: how many rows. */
+  allRows: (total: number, format: FormatNumber) => string;
   /** Table without rows. */
   noRows: string;
-  /** Button fetching every row from the data API: `{total}`, by its plural form. */
-  loadAll: string | PluralForms;
-  /** While loading every row: `{count}` rows received so far. */
-  loadingRows: string;
+  /** Button fetching every row from the data API. */
+  loadAll: (total: number, format: FormatNumber) => string;
+  /** While loading every row: how many have arrived. */
+  loadingRows: (received: number, format: FormatNumber) => string;
   /** Button stopping a "load all". */
   cancel: string;
-  /** Loading every row failed: `{message}`. */
-  loadAllFailed: string;
+  /** Loading every row failed, and why. */
+  loadAllFailed: (message: string) => string;
   /** Button trying again. */
   retry: string;
   /** Accessible name of the chart while it loads. */
   chartLoading: string;
-  /** Accessible name of the rendered chart: `{title}`. */
-  chartLabel: string;
+  /** Accessible name of the rendered chart, from its title. */
+  chartLabel: (title: string) => string;
   /** Heading of the error card of a chart that cannot be drawn. */
   chartError: string;
-  /** The chart spec is not JSON: `{message}`. */
-  chartInvalidJson: string;
-  /** The chart spec is JSON but not a Vega-Lite spec Vega can draw: `{message}`. */
-  chartInvalidSpec: string;
-  /** The rows do not match their schema, so the chart would misread them: `{message}`. */
-  chartDataMismatch: string;
-  /** The chart passes one of its limits (`ChartLimits`): `{message}`. */
-  chartTooLarge: string;
-  /** The chart libraries could not be loaded (optional peers `vega-embed`, `vega-lite`, `vega-interpreter`): `{message}`. */
-  chartUnavailable: string;
+  /** The chart spec is not JSON, and the parser's message. */
+  chartInvalidJson: (message: string) => string;
+  /** The chart spec is JSON but not a Vega-Lite spec Vega can draw, and why. */
+  chartInvalidSpec: (message: string) => string;
+  /** The rows do not match their schema, so the chart would misread them, and why. */
+  chartDataMismatch: (message: string) => string;
+  /** The chart passes one of its limits (`ChartLimits`), and which. */
+  chartTooLarge: (message: string) => string;
+  /** The chart libraries could not be loaded (optional peers `vega-embed`, `vega-lite`, `vega-interpreter`), and why. */
+  chartUnavailable: (message: string) => string;
   /** Heading of the error card of a result the view cannot read. */
   resultError: string;
   /** The result is not a table: neither the `serviceSqlApi` shape nor the older row objects. */
   resultUnreadable: string;
+  /** A SQL `NULL` in a table cell. */
+  nullValue: string;
 }
 
 /** The English defaults of {@link SqlToolLabels}. */
@@ -79,35 +87,26 @@ export const DEFAULT_SQL_TOOL_LABELS: Readonly<SqlToolLabels> = /*#__PURE__*/ Ob
   table: 'Table',
   chart: 'Chart',
   downloadCsv: 'Download CSV',
-  tableLabel: 'Result of {title}',
-  showingRows: { one: 'Showing {shown} of {total} row', other: 'Showing {shown} of {total} rows' },
-  allRows: { one: '{total} row', other: '{total} rows' },
+  tableLabel: (title: string) => `Result of ${title}`,
+  showingRows: (shown: number, total: number, format: FormatNumber) =>
+    `Showing ${format(shown)} of ${format(total)} ${total === 1 ? 'row' : 'rows'}`,
+  allRows: (total: number, format: FormatNumber) => `${format(total)} ${total === 1 ? 'row' : 'rows'}`,
   noRows: 'The query returned no rows.',
-  loadAll: { one: 'Load all {total} row', other: 'Load all {total} rows' },
-  loadingRows: 'Loading rows… {count} received',
+  loadAll: (total: number, format: FormatNumber) => `Load all ${format(total)} ${total === 1 ? 'row' : 'rows'}`,
+  loadingRows: (received: number, format: FormatNumber) => `Loading rows… ${format(received)} received`,
   cancel: 'Cancel',
-  loadAllFailed: 'Could not load all rows: {message}',
+  loadAllFailed: (message: string) => `Could not load all rows: ${message}`,
   retry: 'Retry',
   chartLoading: 'Loading chart…',
-  chartLabel: 'Chart: {title}',
+  chartLabel: (title: string) => `Chart: ${title}`,
   chartError: 'The chart cannot be shown',
-  chartInvalidJson: 'Its spec is not valid JSON ({message}).',
-  chartInvalidSpec: 'Its spec is not a valid Vega-Lite chart ({message}).',
-  chartDataMismatch: 'The rows do not match their schema ({message}).',
-  chartTooLarge: 'It asks for more than a chart here may draw ({message}); the table has every row.',
-  chartUnavailable: 'The chart libraries could not be loaded ({message}).',
+  chartInvalidJson: (message: string) => `Its spec is not valid JSON (${message}).`,
+  chartInvalidSpec: (message: string) => `Its spec is not a valid Vega-Lite chart (${message}).`,
+  chartDataMismatch: (message: string) => `The rows do not match their schema (${message}).`,
+  chartTooLarge: (message: string) =>
+    `It asks for more than a chart here may draw (${message}); the table has every row.`,
+  chartUnavailable: (message: string) => `The chart libraries could not be loaded (${message}).`,
   resultError: 'The result cannot be shown',
   resultUnreadable: 'The tool returned a result that is not a table.',
+  nullValue: 'null',
 });
-
-/** The defaults with the caller's labels over them. */
-export function resolveLabels(labels: Partial<SqlToolLabels> | undefined): SqlToolLabels {
-  return labels ? { ...DEFAULT_SQL_TOOL_LABELS, ...labels } : DEFAULT_SQL_TOOL_LABELS;
-}
-
-/** Fills `{name}` placeholders; an unknown placeholder stays as it is. */
-export function fill(template: string, values: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.hasOwn(values, name) ? String(values[name]) : whole,
-  );
-}

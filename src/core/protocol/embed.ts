@@ -525,22 +525,27 @@ export const shape =
 
 const text = (test: (value: string) => boolean, expected: string | false): Rule =>
   is((value) => typeof value === 'string' && test(value), expected);
-const string = text(() => true, process.env.NODE_ENV !== 'production' && 'a string');
-const optionalString = optional(string);
-const number = is(
+const string = /*#__PURE__*/ text(() => true, process.env.NODE_ENV !== 'production' && 'a string');
+const optionalString = /*#__PURE__*/ optional(string);
+const number = /*#__PURE__*/ is(
   (value) => typeof value === 'number' && Number.isFinite(value),
   process.env.NODE_ENV !== 'production' && 'a finite number',
 );
-const optionalNumber = optional(number);
-const surface = oneOf(SURFACES);
+const optionalNumber = /*#__PURE__*/ optional(number);
+const surface = /*#__PURE__*/ oneOf(SURFACES);
 /** Any object. */
-export const object = shape({});
+export const object = /*#__PURE__*/ shape({});
 /** A BCP-47 tag, for `set-locale` and the embed URL's `locale`. */
-export const localeRule = text(isLocaleTag, process.env.NODE_ENV !== 'production' && 'a BCP-47 tag');
+export const localeRule = /*#__PURE__*/ text(isLocaleTag, process.env.NODE_ENV !== 'production' && 'a BCP-47 tag');
 /** An IANA time zone, for `set-timezone` and the embed URL's `timezone`. */
-export const timeZoneRule = text(isTimeZone, process.env.NODE_ENV !== 'production' && 'an IANA time zone');
+export const timeZoneRule = /*#__PURE__*/ text(
+  isTimeZone,
+  process.env.NODE_ENV !== 'production' && 'an IANA time zone',
+);
 
-const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> } = {
+// The tables are built in pure calls: a bundle that never checks an embed message (the native chat)
+// drops them with their rules.
+const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> } = /*#__PURE__*/ (() => ({
   'service:event:ready': {
     embedTenant: nullable(string),
     deploymentId: nullable(number),
@@ -577,9 +582,9 @@ const eventPayloadRules: { [T in EmbedEventType]: Rules<EmbedEventPayloads[T]> }
     fatal: optional(is((value) => typeof value === 'boolean', process.env.NODE_ENV !== 'production' && 'a boolean')),
   },
   'service:event:session-expiring': { expiresAt: optionalNumber },
-};
+}))();
 
-const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]> } = {
+const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]> } = /*#__PURE__*/ (() => ({
   'service:action:set-color-scheme': { scheme: oneOf(['light', 'dark', 'auto']) },
   'service:action:set-theme': {
     font: optionalString,
@@ -610,7 +615,7 @@ const actionPayloadRules: { [T in EmbedActionType]: Rules<EmbedActionPayloads[T]
   'service:action:set-session': {
     sessionId: text((value) => value.trim() !== '', process.env.NODE_ENV !== 'production' && 'a session id'),
   },
-};
+}))();
 
 /**
  * Every known event type, in the order of 6.2, then those of behaviour 2: the keys of the

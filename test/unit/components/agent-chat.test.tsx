@@ -1,68 +1,50 @@
 /**
- * AgentChat's parts in jsdom: tool calls by kind (views found, error card, unknown tool as JSON),
- * replacement views and labels, refs and composed handlers, and a server render.
+ * AgentChat's parts in jsdom: tool steps (human labels, collapsed, the result in view), replacement
+ * views and labels, composed handlers, the composer parts, the announcer, an adopted controller,
+ * and a server render.
  */
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createRef } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { agentChatReducer, INITIAL_AGENT_CHAT_STATE } from '../../../src/core/agent-chat';
-import { createThreadStore, type ChatMessage } from '../../../src/core/thread-store';
+import { agentChatReducer, createAgentChat, INITIAL_AGENT_CHAT_STATE } from '../../../src/core/agent-chat';
+import type { AgentChatController } from '../../../src/core/agent-chat';
+import { createChatClient } from '../../../src/core/chat-client';
+import type { ChatMessage } from '../../../src/core/thread-store';
 import {
   AgentChat,
   AgentChatProvider,
   ChatAnnouncer,
   ChatComposer,
+  ChatComposerInput,
+  ChatComposerRoot,
+  ChatComposerSend,
+  ChatComposerStop,
   ChatMessageList,
   ChatToolCallView,
+  useComposerSend,
 } from '../../../src/components/chat';
-import { ServiceProvider, type UseAgentChatResult } from '../../../src/react';
+import { ServiceProvider } from '../../../src/react';
+import { createReplayFetch, TRANSCRIPTS } from '../../../src/testing';
+import { conversation, messageLine, toolLine as tool } from '../../helpers/chat-conversation';
 
-/** A conversation snapshot holding `lines`, with no transport behind it. */
-function conversation(lines: unknown[], status: UseAgentChatResult['status'] = 'ready'): UseAgentChatResult {
-  const store = createThreadStore();
-  store.applyMany(lines);
-  const reject = () => Promise.reject(new Error('not in this test'));
-  return {
-    ...store.getSnapshot(),
-    status,
-    reconnect: undefined,
-    send: vi.fn(reject),
-    abort: vi.fn(() => Promise.resolve()),
-    resume: vi.fn(reject),
-    reset: vi.fn(),
-  };
-}
-
-const tool = (id: string, name: string, input: unknown, result?: unknown) => ({
-  id,
-  role: 'assistant',
-  graphPath: ['agent', 'tools'],
-  isDelta: false,
-  toolCall: { name, input: JSON.stringify(input), ...(result === undefined ? {} : { result: JSON.stringify(result) }) },
-  sort: 1,
-});
+const META_RESULT = {
+  searchQuery: 'revenue',
+  cubes: [
+    {
+      name: 'orders',
+      type: 'view',
+      title: 'Orders',
+      members: [{ name: 'orders.total', title: 'Total', type: 'number' }],
+    },
+  ],
+};
 
 describe('chat parts', () => {
-  it('serviceMeta lists views and members; a tool error is a card; an unknown tool is readable JSON', () => {
-    const chat = conversation([
-      tool(
-        'm',
-        'serviceMeta',
-        { searchQuery: 'revenue' },
-        {
-          searchQuery: 'revenue',
-          cubes: [
-            {
-              name: 'orders',
-              type: 'view',
-              title: 'Orders',
-              members: [{ name: 'orders.total', title: 'Total', type: 'number' }],
-            },
-          ],
-        },
-      ),
-      tool('e', 'serviceSqlApi', { sqlQuery: 'SELECT 1' }, { error: 'no such measure' }),
+  it('tool steps are collapsed one-liners with human labels; a failed query shows its error; no tool name is shown', async () => {
+    const chat = await conversation([
+      tool('m', 'serviceMeta', { searchQuery: 'revenue' }, META_RESULT),
+      tool('e', 'serviceSqlApi', { sqlQuery: 'SELECT 1', queryTitle: 'Margin' }, { error: 'no such measure' }),
       tool('u', 'weatherTool', { city: 'Oslo' }, { temperature: 3 }),
     ]);
     const { container } = render(
@@ -70,25 +52,70 @@ describe('chat parts', () => {
         <ChatMessageList />
       </AgentChatProvider>,
     );
-    expect(screen.getByText('Searched the data model for “revenue”')).toBeTruthy();
-    expect(screen.getByText('1 view, 1 member found')).toBeTruthy();
-    expect(container.querySelector('[data-tool="serviceSqlApi"][data-state="error"]')?.textContent).toMatch(
-      /no such measure/,
-    );
-    expect(screen.getByRole('group', { name: 'serviceSqlApi failed' })).toBeTruthy();
-    const json = [...container.querySelectorAll('[data-tool="weatherTool"] pre')].map((pre) => pre.textContent);
+    const steps = [...container.querySelectorAll<HTMLElement>('[data-part="tool-call"]')];
+    expect(steps.map((step) => [step.dataset['tool'], step.dataset['state']])).toEqual([
+      ['serviceMeta', 'complete'],
+      ['serviceSqlApi', 'error'],
+      ['weatherTool', 'complete'],
+    ]);
+    const toggles = steps.map((step) => within(step).getAllByRole('button')[0]!);
+    expect(toggles.map((toggle) => toggle.textContent)).toEqual([
+      'Searched the data modelrevenue',
+      'Ran a queryMarginFailed',
+      'Used a tool',
+    ]);
+    expect(toggles.map((toggle) => toggle.getAttribute('aria-expanded'))).toEqual(['false', 'false', 'false']);
+    // The failed query's error stays in view, outside the collapsed step.
+    const error = within(steps[1]!).getByRole('alert');
+    expect(error.textContent).toMatch(/no such measure/);
+    expect(error.closest('[hidden]')).toBeNull();
+    // Opened: the details are there (rendered once opened).
+    const metaPanel = document.getElementById(toggles[0]!.getAttribute('aria-controls')!)!;
+    expect(metaPanel.hidden).toBe(true);
+    expect(metaPanel.textContent).toBe('');
+    fireEvent.click(toggles[0]!);
+    expect(toggles[0]!.getAttribute('aria-expanded')).toBe('true');
+    expect(metaPanel.hidden).toBe(false);
+    expect(metaPanel.textContent).toMatch(/1 view, 1 member found/);
+    expect(steps[2]!.querySelectorAll('pre')).toHaveLength(0);
+    fireEvent.click(toggles[2]!);
+    const json = [...steps[2]!.querySelectorAll('pre')].map((pre) => pre.textContent);
     expect(json).toEqual([JSON.stringify({ city: 'Oslo' }, null, 2), JSON.stringify({ temperature: 3 }, null, 2)]);
+    // Internal names stay in `data-tool`, never in what a reader sees or hears.
+    const said =
+      container.textContent +
+      [...container.querySelectorAll('[aria-label]')].map((element) => element.getAttribute('aria-label')).join(' ');
+    for (const name of ['serviceMeta', 'serviceSqlApi', 'weatherTool']) expect(said).not.toContain(name);
   });
 
-  it('components replace a tool by name and the text part; labels replace strings', () => {
-    const chat = conversation([
+  it('a call left without its result in an ended turn is stopped, with nothing busy', async () => {
+    const chat = await conversation([
+      messageLine('q', 'user', 'Revenue by month?', 1),
+      tool('s', 'serviceSqlApi', { sqlQuery: 'SELECT 1', queryTitle: 'Revenue' }, undefined, 2),
+    ]);
+    const { container } = render(
+      <AgentChatProvider chat={chat}>
+        <ChatMessageList />
+      </AgentChatProvider>,
+    );
+    const step = container.querySelector<HTMLElement>('[data-part="tool-call"]')!;
+    expect(step.dataset['state']).toBe('stopped');
+    expect(step.textContent).toMatch(/Ran a query.*Stopped/);
+    expect(container.querySelector('[aria-busy="true"]')).toBeNull();
+    expect(container.querySelector('[data-part="activity"]')).toBeNull();
+    expect(container.querySelector('.service-result-spinner')).toBeNull();
+  });
+
+  it('components replace a tool by name (own properties only) and the text part; labels replace strings', async () => {
+    const chat = await conversation([
       tool('u', 'weatherTool', { city: 'Oslo' }, { temperature: 3 }),
+      tool('c', 'constructor', {}, { ok: true }),
       { id: 'f', role: 'assistant', graphPath: ['final'], content: 'It is cold.', isDelta: false, sort: 2 },
     ]);
     render(
       <AgentChatProvider
         chat={chat}
-        labels={{ log: 'Verlauf' }}
+        labels={{ log: 'Verlauf', toolOther: 'Werkzeug benutzt' }}
         components={{
           tools: { weatherTool: ({ call }) => <p>weather for {(call.input as { city: string }).city}</p> },
           content: ({ message, final }) => (
@@ -104,11 +131,13 @@ describe('chat parts', () => {
     );
     expect(screen.getByRole('log', { name: 'Verlauf' })).toBeTruthy();
     expect(screen.getByText('weather for Oslo')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Werkzeug benutzt' })).toBeTruthy();
     expect(screen.getByText('FINAL: It is cold.')).toBeTruthy();
   });
 
-  it('parts forward refs and run the user handler first (preventDefault skips ours)', () => {
-    const chat = conversation([], 'streaming');
+  it('parts forward refs and run the user handler first (preventDefault skips ours)', async () => {
+    const chat = await conversation([], 'streaming');
+    const abort = vi.spyOn(chat, 'abort');
     const ref = createRef<HTMLFormElement>();
     const onKeyDown = vi.fn((event: { preventDefault(): void }) => event.preventDefault());
     render(
@@ -120,13 +149,14 @@ describe('chat parts', () => {
     expect(ref.current?.getAttribute('data-state')).toBe('running');
     fireEvent.keyDown(screen.getByRole('textbox', { name: 'Ask a question' }), { key: 'Escape' });
     expect(onKeyDown).toHaveBeenCalledTimes(1);
-    expect(chat.abort).not.toHaveBeenCalled();
+    expect(abort).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
-    expect(chat.abort).toHaveBeenCalledTimes(1);
+    expect(abort).toHaveBeenCalledTimes(1);
   });
 
-  it('Enter goes through onSubmit as the Send button does: preventDefault keeps the question', () => {
-    const chat = conversation([]);
+  it('Enter goes through onSubmit as the Send button does: preventDefault keeps the question', async () => {
+    const chat = await conversation([]);
+    const send = vi.spyOn(chat, 'send').mockResolvedValue();
     let cancel = true;
     const onSubmit = vi.fn((event: { preventDefault(): void }) => {
       if (cancel) event.preventDefault();
@@ -142,66 +172,90 @@ describe('chat parts', () => {
     expect(onSubmit).not.toHaveBeenCalled();
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(onSubmit).toHaveBeenCalledTimes(1);
-    expect(chat.send).not.toHaveBeenCalled();
+    expect(send).not.toHaveBeenCalled();
     expect((box as HTMLTextAreaElement).value).toBe('Orders by status');
     cancel = false;
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(onSubmit).toHaveBeenCalledTimes(2);
-    expect(chat.send).toHaveBeenCalledWith('Orders by status');
+    expect(send).toHaveBeenCalledWith('Orders by status');
   });
 
-  it('the announcer speaks a new final answer once, even when no running status was committed', () => {
-    const asked = { id: 'u1', role: 'user', graphPath: [], content: 'Orders by status?', isDelta: false, sort: 1 };
-    const answer = (id: string, content: string, sort: number) => ({
-      id,
-      role: 'assistant',
-      graphPath: ['final'],
-      content,
-      isDelta: false,
-      sort,
-    });
-    // A reopened thread: its answer is there at mount and is not spoken.
-    const view = (chat: UseAgentChatResult) => (
+  it('the composer recomposes from its parts and its hook: a layout of your own sends and stops', async () => {
+    const chat = await conversation([]);
+    const send = vi.spyOn(chat, 'send').mockResolvedValue();
+    function CharactersLeft() {
+      const canSend = useComposerSend() !== null;
+      return <span data-testid="can-send">{String(canSend)}</span>;
+    }
+    render(
+      <AgentChatProvider chat={chat}>
+        <ChatComposerRoot aria-label="Mine">
+          <ChatComposerSend>Go</ChatComposerSend>
+          <ChatComposerInput placeholder="Type here" />
+          <ChatComposerStop>Halt</ChatComposerStop>
+          <CharactersLeft />
+        </ChatComposerRoot>
+      </AgentChatProvider>,
+    );
+    const box = screen.getByPlaceholderText('Type here');
+    expect(screen.getByTestId('can-send').textContent).toBe('false');
+    expect(screen.getByRole('button', { name: 'Go' })).toHaveProperty('disabled', true);
+    expect(screen.getByRole('button', { name: 'Halt' })).toHaveProperty('disabled', true);
+    fireEvent.change(box, { target: { value: 'Top customers' } });
+    expect(screen.getByTestId('can-send').textContent).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Go' }));
+    expect(send).toHaveBeenCalledWith('Top customers');
+    expect((box as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('the announcer speaks a new final answer once, even when no running status was committed', async () => {
+    const asked = messageLine('u1', 'user', 'Orders by status?', 1);
+    const answer = (id: string, content: string, sort: number) => messageLine(id, 'assistant', content, sort, true);
+    const view = (chat: AgentChatController) => (
       <AgentChatProvider chat={chat}>
         <ChatAnnouncer />
       </AgentChatProvider>
     );
-    const first = conversation([asked, answer('a1', 'Old answer.', 2)]);
+    // A reopened thread: its answer is there at mount and is not spoken.
+    const first = await conversation([asked, answer('a1', 'Old answer.', 2)]);
     const { container, rerender } = render(view(first));
     const region = container.querySelector('[data-part="announcer"]')!;
     expect(region.textContent).toBe('');
     // One commit from the old answer straight to a new one (both `ready`): spoken.
-    rerender(
-      view(
-        conversation([
-          asked,
-          answer('a1', 'Old answer.', 2),
-          { ...asked, id: 'u2', sort: 3 },
-          answer('a2', '12 orders are open.', 4),
-        ]),
-      ),
-    );
+    const lines = [
+      asked,
+      answer('a1', 'Old answer.', 2),
+      { ...asked, id: 'u2', sort: 3 },
+      answer('a2', '12 orders are open.', 4),
+    ];
+    rerender(view(await conversation(lines)));
     expect(region.textContent).toMatch(/12 orders are open\.$/);
     const spoken = region.textContent;
     // Re-rendered with the same answer: nothing new.
-    rerender(
-      view(
-        conversation([
-          asked,
-          answer('a1', 'Old answer.', 2),
-          { ...asked, id: 'u2', sort: 3 },
-          answer('a2', '12 orders are open.', 4),
-        ]),
-      ),
-    );
+    rerender(view(await conversation(lines)));
     expect(region.textContent).toBe(spoken);
   });
 
   it('a part outside AgentChat says where it belongs', () => {
     const message = { id: 'x', role: 'assistant' } as ChatMessage;
+    vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(() => render(<ChatToolCallView message={message} />)).toThrow(
       /`ChatToolCallView` must be used within <AgentChat>/,
     );
+    vi.restoreAllMocks();
+  });
+
+  it('AgentChat adopts a controller given as `chat`: its state shows, and its errors reach onError', async () => {
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'], faults: { status: 503 } });
+    const external = createAgentChat({ client: createChatClient({ url: '/api/service', fetch: fake.fetch }) });
+    const onError = vi.fn();
+    const { container } = render(<AgentChat chat={external} onError={onError} />);
+    await act(() => external.send('hello'));
+    await waitFor(() =>
+      expect(container.querySelector('[data-part="chat"]')?.getAttribute('data-state')).toBe('error'),
+    );
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledWith(external.getSnapshot().error);
   });
 
   it('renders on the server: the empty state, no request, no window', () => {

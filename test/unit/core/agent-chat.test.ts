@@ -9,7 +9,7 @@ import {
   agentChatReducer,
   createAgentChat,
   INITIAL_AGENT_CHAT_STATE,
-  type AgentChat,
+  type AgentChatController,
   type AgentChatStatus,
 } from '../../../src/core/agent-chat';
 import { createChatClient, type ChatClientOptions } from '../../../src/core/chat-client';
@@ -26,7 +26,7 @@ import {
 import { useEmulator } from '../../helpers/emulator';
 
 /** Every status the controller published, in order, without repeats. */
-function statuses(chat: AgentChat): AgentChatStatus[] {
+function statuses(chat: AgentChatController): AgentChatStatus[] {
   const seen: AgentChatStatus[] = [chat.getSnapshot().status];
   chat.subscribe(() => {
     const { status } = chat.getSnapshot();
@@ -153,12 +153,132 @@ describe('createAgentChat over recorded transcripts', () => {
     await expect(chat.send('again')).rejects.toBeInstanceOf(ServiceConfigError);
   });
 
+  it('remembers which turns were stopped or failed, past the next turn; a retry that answers forgets it', async () => {
+    const fake = createReplayFetch({
+      transcripts: [TRANSCRIPTS['cannot-answer'], TRANSCRIPTS['cannot-answer'], TRANSCRIPTS['cannot-answer']],
+      faults: [{ holdAfterLines: 3 }, { status: 503 }],
+    });
+    const chat = createAgentChat({ client: createChatClient({ url: '/x', fetch: fake.fetch, resubscribe: false }) });
+    const stopped = chat.send('first');
+    await vi.waitFor(() => expect(chat.getSnapshot().chatId).toBeDefined());
+    await chat.abort();
+    await stopped;
+    const first = chat.getSnapshot().messages.find((message) => message.role === 'user')!;
+    expect(chat.getSnapshot().outcomes).toEqual(new Map([[first.id, 'aborted']]));
+    await chat.send('second');
+    const second = chat.getSnapshot().messages.findLast((message) => message.role === 'user')!;
+    expect(chat.getSnapshot().outcomes).toEqual(
+      new Map([
+        [first.id, 'aborted'],
+        [second.id, 'error'],
+      ]),
+    );
+    await chat.resume();
+    expect(chat.getSnapshot().status).toBe('ready');
+    expect(chat.getSnapshot().outcomes).toEqual(new Map([[first.id, 'aborted']]));
+    chat.reset();
+    expect(chat.getSnapshot().outcomes.size).toBe(0);
+  });
+
   it('uses a given thread store', async () => {
     const store = createThreadStore();
     const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'] });
     const chat = createAgentChat({ client: createChatClient({ url: '/x', fetch: fake.fetch }), store });
     await chat.send('hello');
     expect(store.getSnapshot().messages).toBe(chat.getSnapshot().messages);
+  });
+});
+
+describe("the controller's work follows its subscribers", () => {
+  const heldChat = (extra: Omit<ReplayFetchOptions, 'transcript'> = {}) => {
+    const fake = createReplayFetch({
+      transcript: TRANSCRIPTS['top-customers'],
+      faults: { holdAfterLines: 6 },
+      ...extra,
+    });
+    const onFinish = vi.fn();
+    const onError = vi.fn();
+    const chat = createAgentChat({
+      client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }),
+      onFinish,
+      onError,
+    });
+    return { chat, fake, onFinish, onError };
+  };
+  const microtasks = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+  it('the last unsubscribe cuts the local request (the agent goes on); the next subscribe continues the answer', async () => {
+    const { chat, fake, onFinish, onError } = heldChat();
+    const unsubscribe = chat.subscribe(() => {});
+    const sent = chat.send('Who are our top 10 customers?');
+    await vi.waitFor(() => expect(chat.getSnapshot().chatId).toBeDefined());
+    unsubscribe();
+    // The request ends, quietly: no error, no finish, no abort endpoint (the agent goes on).
+    await sent;
+    expect(fake.aborts).toEqual([]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(onFinish).not.toHaveBeenCalled();
+    expect(fake.streams).toHaveLength(1);
+    // Someone looks again: the thread is read, which replays it and streams the rest of the answer.
+    const listener = vi.fn();
+    chat.subscribe(listener);
+    await vi.waitFor(() => expect(chat.getSnapshot().status).toBe('ready'));
+    expect(fake.streams[1]).toEqual({ chatId: chat.getSnapshot().chatId });
+    expect(chat.getSnapshot().finalAnswer?.content).toMatch(/top 10 customers/);
+    expect(chat.getSnapshot().messages.filter((message) => message.role === 'user')).toHaveLength(1);
+    expect(onFinish).toHaveBeenCalledTimes(1);
+    expect(listener).toHaveBeenCalled();
+  });
+
+  it('an unsubscribe and a subscribe in the same task (StrictMode, a moved subscriber) change nothing', async () => {
+    const { chat, fake } = heldChat();
+    const first = chat.subscribe(() => {});
+    void chat.send('Who are our top 10 customers?');
+    await vi.waitFor(() => expect(chat.getSnapshot().chatId).toBeDefined());
+    first();
+    const second = chat.subscribe(() => {});
+    await microtasks();
+    expect(chat.getSnapshot().status).toBe('streaming');
+    await chat.abort();
+    await vi.waitFor(() => expect(chat.getSnapshot().status).toBe('aborted'));
+    expect(fake.streams).toHaveLength(1);
+    second();
+  });
+
+  it('an answer sent with no subscriber at all runs to its end', async () => {
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['cannot-answer'], chunking: 32, delayMs: 1 });
+    const chat = createAgentChat({ client: createChatClient({ url: '/api/service', fetch: fake.fetch }) });
+    await chat.send('What is the weather tomorrow?');
+    expect(chat.getSnapshot().status).toBe('ready');
+  });
+
+  it('dispose() is silent: at most one notification after it, none later', async () => {
+    const pending: (() => void)[] = [];
+    const fake = createReplayFetch({ transcript: TRANSCRIPTS['top-customers'], chunking: 16, delayMs: 1 });
+    const chat = createAgentChat({
+      client: createChatClient({ url: '/api/service', fetch: fake.fetch, resubscribe: false }),
+      // Notifications wait for the test to run them, as animation frames wait for the browser.
+      scheduleNotify: (notify) => pending.push(notify),
+    });
+    let calls = 0;
+    chat.subscribe(() => (calls += 1));
+    const sent = chat.send('Who are our top 10 customers?');
+    await vi.waitFor(() => expect(chat.getSnapshot().messages.length).toBeGreaterThan(2));
+    pending.splice(0).forEach((notify) => notify());
+    const before = calls;
+    chat.dispose();
+    await sent;
+    for (let round = 0; round < 5; round++) {
+      await microtasks();
+      pending.splice(0).forEach((notify) => notify());
+    }
+    expect(calls - before).toBeLessThanOrEqual(1);
+    const after = calls;
+    await expect(chat.send('again')).rejects.toBeInstanceOf(ServiceConfigError);
+    chat.reset();
+    await chat.abort();
+    pending.splice(0).forEach((notify) => notify());
+    expect(calls).toBe(after);
   });
 });
 
@@ -198,7 +318,7 @@ describe('createAgentChat against the emulator', () => {
 
   const alice = { externalId: 'alice@partner.test' };
   const makeChat = (clientOptions: Partial<ChatClientOptions> = {}, chatId?: string) => {
-    const chat: AgentChat = createAgentChat({
+    const chat: AgentChatController = createAgentChat({
       chatId,
       client: createChatClient({
         url: emulator.aiUrl,

@@ -11,6 +11,7 @@ import {
   toChartRecords,
   toCsv,
   toCsvBlob,
+  toTsv,
 } from '../../../src/core/result-data';
 import { ServiceValidationError } from '../../../src/core/errors';
 
@@ -220,5 +221,20 @@ describe('toCsv', () => {
     expect(csvFileName('Café ¿Qué?')).toBe('cafe-que.csv');
     expect(csvFileName('')).toBe('query.csv');
     expect(csvFileName(undefined)).toBe('query.csv');
+  });
+});
+
+describe('toTsv', () => {
+  it('a header row, one line per row, tabs and line breaks in cells as spaces, formulas neutralized', () => {
+    const columns = [
+      { name: 'name', type: 'String' },
+      { name: 'total', type: 'Double' },
+    ];
+    const rows = [
+      ['Acme\tCorp', '-12.5'],
+      ['=HYPERLINK("x")', null],
+      ['two\r\nlines', '1200'],
+    ];
+    expect(toTsv(columns, rows)).toBe('name\ttotal\nAcme Corp\t-12.5\n\'=HYPERLINK("x")\t\ntwo lines\t1200\n');
   });
 });

@@ -30,7 +30,7 @@ function part(container: HTMLElement, name: string): HTMLElement {
 describe('SqlToolView', () => {
   it('shows a running call: title, description, SQL and a running status, no table', () => {
     const { container } = render(<SqlToolView call={sqlToolCall('revenueByMonth', 'running')} />);
-    expect(part(container, 'tool-call').dataset.state).toBe('running');
+    expect(part(container, 'sql-tool').dataset.state).toBe('running');
     expect(screen.getByText('Revenue by month')).toBeTruthy();
     expect(screen.getByText('Total revenue and number of orders per month, 2025.')).toBeTruthy();
     expect(part(container, 'sql').textContent).toContain("DATE_TRUNC('month', created_at)");
@@ -41,7 +41,7 @@ describe('SqlToolView', () => {
   it('opens on the chart when the call it showed running completes', () => {
     const { container, rerender } = render(<SqlToolView call={sqlToolCall('ordersByStatus', 'running')} />);
     rerender(<SqlToolView call={sqlToolCall('ordersByStatus')} />);
-    expect(part(container, 'tool-call').dataset.state).toBe('complete');
+    expect(part(container, 'sql-tool').dataset.state).toBe('complete');
     expect(part(container, 'chart')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Chart' }).getAttribute('aria-pressed')).toBe('true');
   });
@@ -156,7 +156,11 @@ describe('SqlToolView', () => {
       <SqlToolView
         call={sqlToolCall('topCustomers')}
         defaultView="table"
-        labels={{ showingRows: '{shown} / {total}', downloadCsv: 'CSV herunterladen', sql: 'Abfrage' }}
+        labels={{
+          showingRows: (shown, total) => `${shown} / ${total}`,
+          downloadCsv: 'CSV herunterladen',
+          sql: 'Abfrage',
+        }}
       />,
     );
     expect(screen.getByText('100 / 250')).toBeTruthy();

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { createAgentChat, type AgentChat } from '../../../core/agent-chat';
+import { createAgentChat, type AgentChatController } from '../../../core/agent-chat';
 import { createChatClient, type ChatClient } from '../../../core/chat-client';
 import { createSubscribable } from '../../../core/store';
 import type { ChatMessage } from '../../../core/thread-store';
@@ -21,7 +21,7 @@ import { renderMarkdown } from './markdown';
 /** One thread of this page. */
 interface Thread {
   /** The conversation; `undefined` when this deployment has no agent (the thread only shows the refusal). */
-  chat: AgentChat | undefined;
+  chat: AgentChatController | undefined;
   /** The first question, as the thread's name in the history. */
   title: string;
   /** A failure before or outside the stream, shown under the messages. */
