@@ -249,10 +249,11 @@ function appendCode(previous: Parsed, source: string): MdastRoot | undefined {
 
 /**
  * `previous.tree` up to its last top-level node that nothing after it can change (a closed fence,
- * a heading, a thematic break: nothing continues them), with `source` after that node's line
- * parsed on its own, or `undefined` when `source` may change more than that (it changed the
- * part before, or holds link reference or footnote definitions, which act at a distance). What
- * follows a code block that just closed is then parsed, not the code block again.
+ * a heading, a thematic break: nothing continues them; a paragraph or table a blank line ended),
+ * with `source` after that node's line parsed on its own, or `undefined` when `source` may change
+ * more than that (it changed the part before, or holds link reference or footnote definitions,
+ * which act at a distance). What follows a code block that just closed is then parsed, not the
+ * code block again, and what follows a long table, not the table.
  */
 function reparseAfterClosed(previous: Parsed, source: string): MdastRoot | undefined {
   const { tree } = previous;
@@ -260,13 +261,22 @@ function reparseAfterClosed(previous: Parsed, source: string): MdastRoot | undef
     const node = tree.children[index]!;
     const end = node.position?.end;
     if (end?.offset === undefined) return undefined;
-    if (node.type !== 'heading' && node.type !== 'thematicBreak' && node.type !== 'code') continue;
     const lineEnd = previous.source.indexOf('\n', end.offset);
     if (lineEnd === -1) continue;
+    // The line that ends the node: its own for these; for a paragraph or table, the blank line
+    // after it (without one, the next line may still be more of its text or another row).
+    let kept = lineEnd + 1;
+    if (node.type === 'paragraph' || node.type === 'table') {
+      const blankEnd = previous.source.indexOf('\n', kept);
+      if (blankEnd === -1 || !SPACE_ONLY.test(previous.source.slice(kept, blankEnd))) continue;
+      kept = blankEnd + 1;
+    } else if (node.type !== 'heading' && node.type !== 'thematicBreak' && node.type !== 'code') {
+      continue;
+    }
     // Only a fenced code block is closed by a line; indented code goes on with indented lines.
     const start = lineStart(previous.source, node.position!.start.offset!);
     if (node.type === 'code' && !INDENTED_FENCE.test(previous.source.slice(start, start + 64))) continue;
-    if (!startsWith(source, previous.source.slice(0, lineEnd + 1))) return undefined;
+    if (!startsWith(source, previous.source.slice(0, kept))) return undefined;
     return withRestParsed(tree, index, node, source, lineEnd, end.line);
   }
   return undefined;

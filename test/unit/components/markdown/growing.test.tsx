@@ -62,6 +62,21 @@ describe('StreamingMarkdown: a growing table, list or code block renders only wh
     expect([...renders.values()].every((count) => count <= 2)).toBe(true);
   });
 
+  it('leaves a table alone once a blank line ends it, while the heading and text after it arrive', () => {
+    const { renders, components } = counting('tr');
+    const header = '| Month | Orders | Revenue |\n| :--- | ---: | ---: |\n';
+    const rows = Array.from({ length: 25 }, (_, index) => `| 2024-${index} | ${index * 7} | $${index * 1_000} |\n`);
+    const { root, show } = stream(`Revenue by month:\n\n${header}${rows.join('')}\n`, 200, components);
+    renders.clear();
+    // What follows is parsed on its own, not with the table: none of its rows renders again, not
+    // while the heading arrives, nor when the heading's line ends and the table settles.
+    for (const delta of ['## 1', '. Mon', 'th by **reg', 'ion** and', '\n\nDecrease', ' in orders.']) show(delta);
+    show('\n', false);
+    expect(root.querySelectorAll('tbody tr')).toHaveLength(25);
+    expect(root.querySelector('h2')?.textContent).toBe('1. Month by region and');
+    expect(renders.size).toBe(0);
+  });
+
   it('renders a list item while it arrives, and once more when the next one starts', () => {
     const { renders, components } = counting('li');
     const items = Array.from({ length: 80 }, (_, index) => `- finding ${index}\n  - detail of ${index}\n`);
