@@ -151,7 +151,8 @@ function reparseLastRows(previous: Parsed, source: string): MdastRoot | undefine
   return { ...previous.tree, children, position: { start: previous.tree.position!.start, end } };
 }
 
-function lineStart(source: string, offset: number): number {
+/** Offset of the start of the line `offset` is on. */
+export function lineStart(source: string, offset: number): number {
   return source.lastIndexOf('\n', offset - 1) + 1;
 }
 

@@ -1,5 +1,5 @@
 import type { Definition, Nodes as MdastNodes } from 'mdast';
-import { parseExtending, startsWith, type Parsed } from './append';
+import { lineStart, parseExtending, startsWith, type Parsed } from './append';
 import { scanLimits, type LimitBreach, type LimitScan, type MarkdownLimits, type PlainReason } from './limits';
 import { parseMarkdown } from './parse';
 
@@ -390,10 +390,6 @@ function openFenceRunsToEnd(source: string): string {
 function fenceRunsOn(fence: string, lines: string): string {
   const closing = new RegExp(`\\n {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*(?:\\n|$)`);
   return closing.test(lines) ? '' : fence;
-}
-
-function lineStart(source: string, offset: number): number {
-  return source.lastIndexOf('\n', offset - 1) + 1;
 }
 
 const NO_LABELS: readonly string[] = [];

@@ -139,7 +139,7 @@ function elementsOf(node: HastNodes | undefined): Element[] {
  * The groups of `nodes[from..to)`, `GROUP_SIZE` at a time: a group whose nodes are the same
  * objects as when it was made (and whose `variant` is the same) is the element made then.
  */
-function groupsOf<Node extends object>(
+export function groupsOf<Node extends object>(
   cache: RenderCache,
   nodes: readonly Node[],
   from: number,

@@ -17,7 +17,7 @@ import {
 import { depthOf, parseMarkdown } from './parse';
 import { createExtendingParser } from './append';
 import { renderHast, type MarkdownComponents, type RenderOptions } from './render';
-import { createRenderCache, Group, GROUP_SIZE, renderTree, type RenderCache } from './render-tree';
+import { createRenderCache, Group, GROUP_SIZE, groupsOf, renderTree, type RenderCache } from './render-tree';
 
 /** Every string `StreamingMarkdown` renders itself. */
 export interface StreamingMarkdownLabels {
@@ -245,7 +245,7 @@ function createTrees() {
     | {
         views: readonly BlockView[];
         options: RenderOptions;
-        groups: { items: readonly ReactNode[]; element: ReactNode }[];
+        groups: ReactNode[];
         rest: ReactNode[];
         key: string;
       }
@@ -308,24 +308,19 @@ function createTrees() {
           return made;
         };
         const full = views.length - (views.length % GROUP_SIZE);
-        const groups: { items: readonly ReactNode[]; element: ReactNode }[] = [];
-        for (let start = 0; start < full; start += GROUP_SIZE) {
-          const before = lastChildren?.groups[start / GROUP_SIZE];
-          const items = views.slice(start, start + GROUP_SIZE).map((view, offset) => element(view, start + offset));
-          groups.push(
-            before && lastChildren?.options === options && sameItems(before.items, items)
-              ? before
-              : { items, element: <Group key={`g${start}`} items={items} /> },
-          );
-        }
-        const rest = views.slice(full).map((view, offset) => element(view, full + offset));
-        lastChildren = { views, options, groups, rest, key: `g${full}` };
+        lastChildren = {
+          views,
+          options,
+          groups: groupsOf(this.cache, views.slice(0, full), 0, options, (view, index, items) =>
+            items.push(element(view, index)),
+          ),
+          rest: views.slice(full).map((view, offset) => element(view, full + offset)),
+          key: `g${full}`,
+        };
       }
       const { groups, rest, key } = lastChildren!;
-      const elementsOfGroups = groups.map((group) => group.element);
-      if (rest.length === 0 && tail === undefined) return elementsOfGroups;
-      elementsOfGroups.push(<Group key={key} items={tail === undefined ? rest : [...rest, tail]} />);
-      return elementsOfGroups;
+      if (rest.length === 0 && tail === undefined) return groups;
+      return [...groups, <Group key={key} items={tail === undefined ? rest : [...rest, tail]} />];
     },
     settled(block: SettledBlock, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
       let cached = settled.get(block);
@@ -474,10 +469,6 @@ function createSplitter() {
       return last;
     },
   };
-}
-
-function sameItems(before: readonly ReactNode[], items: readonly ReactNode[]): boolean {
-  return before.length === items.length && before.every((item, index) => item === items[index]);
 }
 
 /** `limit`, or one less when that would split a surrogate pair. */
