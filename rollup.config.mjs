@@ -79,6 +79,107 @@ function copyStyles() {
 }
 
 /**
+ * Views that a component loads with `import()` although the React entry also exports them: the
+ * chat's default view of a `serviceSqlApi` step, `SqlToolView` with its table and chart.
+ *
+ * Left to itself, rollup sees that the entry loads the view anyway and merges it into the chat's
+ * chunk, so every bundler would carry it with the chat. So the view (the modules of `within` that
+ * it needs and its `loader` does not) gets a chunk of its own in `_lazy/`, and the components of
+ * `users` that import it statically (the data components) a chunk after it (left in the loader's
+ * chunk, they would make the two chunks import each other, and whichever ran first would call into
+ * the other before it had run).
+ *
+ * The entry must not import the view's chunk itself either: a bundler that sees the entry import
+ * a chunk that an `import()` loads too (esbuild, rolldown) keeps it in the entry's bundle, even for
+ * an app that imports only `AgentChat`. So the entry's exports of `exports` (the folder's index)
+ * are bindings of their own in the `users` chunk, which an app that does not use them drops whole.
+ */
+const LAZY_VIEWS = [
+  {
+    name: 'sql-view',
+    root: '/src/components/results/SqlToolView.tsx',
+    loader: '/src/components/chat/index.ts',
+    within: '/src/components/results/',
+    users: '/src/components/data/',
+    exports: './components/results',
+  },
+];
+
+const REACT_ENTRY = '/src/index.ts';
+const VIEW_EXPORTS = '\0lazy-view-exports:';
+
+/** `from` and every module it imports statically, directly or not, among `ids`. */
+function staticClosure(from, ids, getModuleInfo) {
+  const seen = new Set();
+  const stack = [from];
+  while (stack.length > 0) {
+    const id = stack.pop();
+    if (seen.has(id) || !ids.has(id)) continue;
+    seen.add(id);
+    stack.push(...(getModuleInfo(id)?.importedIds ?? []));
+  }
+  return seen;
+}
+
+/** `manualChunks` for {@link LAZY_VIEWS} (with `onlyExplicitManualChunks`: the rest keeps rollup's chunks). */
+function lazyViewChunks() {
+  let owners;
+  return (id, { getModuleIds, getModuleInfo }) => {
+    if (!owners) {
+      owners = new Map();
+      const all = [...getModuleIds()];
+      const ids = new Set(all.filter((module) => /\/src\/(components|react)\//.test(module)));
+      for (const view of LAZY_VIEWS) {
+        const root = [...ids].find((module) => module.endsWith(view.root));
+        const loader = [...ids].find((module) => module.endsWith(view.loader));
+        if (!root || !loader) throw new Error(`rollup: the lazy view ${view.name} or its loader is gone`);
+        const loaded = staticClosure(loader, ids, getModuleInfo);
+        if (loaded.has(root)) throw new Error(`rollup: ${view.loader} imports ${view.root} statically`);
+        const own = [...staticClosure(root, ids, getModuleInfo)].filter((module) => !loaded.has(module));
+        for (const module of own) owners.set(module, view.name);
+        // Loaded only with import() (the chart runtime): a chunk of its own already.
+        const lazyOnly = (module) => getModuleInfo(module)?.importers.length === 0;
+        for (const module of ids) {
+          if (loaded.has(module) || owners.has(module) || lazyOnly(module)) continue;
+          const reached = staticClosure(module, ids, getModuleInfo);
+          if (module.includes(view.users) || own.some((member) => reached.has(member)))
+            owners.set(module, `${view.name}-users`);
+        }
+        owners.set(`${VIEW_EXPORTS}${view.name}`, `${view.name}-users`);
+      }
+    }
+    return owners.get(id);
+  };
+}
+
+/** The entry's exports of each of {@link LAZY_VIEWS}' `exports`, as `const` bindings of a module of their own. */
+function lazyViewExports() {
+  return {
+    name: 'lazy-view-exports',
+    resolveId(source, importer) {
+      const view = importer?.endsWith(REACT_ENTRY) && LAZY_VIEWS.find((candidate) => candidate.exports === source);
+      return view ? `${VIEW_EXPORTS}${view.name}` : null;
+    },
+    async load(id) {
+      if (!id.startsWith(VIEW_EXPORTS)) return null;
+      const view = LAZY_VIEWS.find((candidate) => id === `${VIEW_EXPORTS}${candidate.name}`);
+      const entry = [...this.getModuleIds()].find((module) => module.endsWith(REACT_ENTRY));
+      const target = await this.resolve(view.exports, entry, { skipSelf: true });
+      const { exports } = await this.load({ id: target.id });
+      return [
+        `import * as view from ${JSON.stringify(target.id)};`,
+        ...exports.map((name) => `export const ${name} = view.${name};`),
+      ].join('\n');
+    },
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle))
+        if (chunk.type === 'chunk' && chunk.isEntry && chunk.imports.some((file) => file.startsWith('_lazy/')))
+          throw new Error(`rollup: the entry ${chunk.fileName} imports a chunk that is loaded with import()`);
+    },
+  };
+}
+
+/**
  * Every entry is built twice, for the two conditions of `exports`: `dist/` for `production` and
  * `default` (what Node, edge runtimes, a page without a bundler and production builds load) and
  * `dist/development/` for `development` (Vite, webpack and Next.js in development), with
@@ -99,6 +200,7 @@ const code = (format, extension, mode) => ({
   external,
   onwarn,
   plugins: [
+    lazyViewExports(),
     esbuild({
       target: 'es2022',
       tsconfig: 'tsconfig.json',
@@ -114,8 +216,15 @@ const code = (format, extension, mode) => ({
     dir: MODES[mode].dir,
     format,
     entryFileNames: `[name].${extension}`,
-    // Chunks loaded with import() (the chart runtime) in a folder of their own, so size budgets
-    // can tell code loaded on demand from code every import pulls in.
+    // Chunks loaded with import() (the chart runtime, the chat's SQL view) in a folder of their
+    // own, so size budgets can tell code loaded on demand from code every import pulls in.
+    manualChunks: lazyViewChunks(),
+    // Only the modules named there: the rest keeps rollup's own chunks (framework-free code shared
+    // with the other entries stays out of React chunks).
+    onlyExplicitManualChunks: true,
+    // No bare imports of a chunk's dependencies' dependencies: in the entry they would import the
+    // lazy views' chunks, which bundlers would then keep in every bundle of the entry.
+    hoistTransitiveImports: false,
     chunkFileNames: (chunk) => `${chunk.isDynamicEntry ? '_lazy' : '_chunks'}/[name]-[hash].${extension}`,
     banner,
     sourcemap: true,

@@ -185,6 +185,10 @@ describe('createReplayFetch with AgentChat', () => {
     expect(replay.streams).toHaveLength(2);
     expect(replay.streams[1]!['messageId']).toBe(replay.streams[0]!['messageId']);
     expect(container.querySelectorAll('[data-role="user"]')).toHaveLength(1);
+    // The query's step is a collapsed one-liner with its result in view; its SQL shows once opened.
+    const step = container.querySelector('[data-part="tool-call"][data-tool="serviceSqlApi"]')!;
+    expect(step.querySelector('[data-part="chart"], table')).not.toBeNull();
+    await userEvent.click(step.querySelector('button[aria-expanded]')!);
     expect(container.querySelector('[data-part="sql"]')).not.toBeNull();
   });
 });

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ComponentPropsWithoutRef, KeyboardEvent } from 'react';
+import { useEffect, type ComponentPropsWithoutRef, type KeyboardEvent } from 'react';
 import { isRunning } from '../../core/agent-chat';
 import type { EmbedTheme } from '../../core/protocol/embed';
 import type { UseAgentChatOptions } from '../../react/use-agent-chat';
@@ -16,6 +16,7 @@ import { ChatAnnouncer } from './announcer';
 import { ChatComposer } from './composer';
 import { AgentChatContextProvider, useAgentChatProviderValue, type AgentChatDisplayProps } from './context';
 import { ChatMessageList } from './message-list';
+import { preloadSqlView } from './sql-view-loader';
 import { ChatEmptyState } from './suggestions';
 
 /** What {@link AgentChat} shows, besides the conversation's options. */
@@ -95,6 +96,10 @@ export const AgentChat = /*#__PURE__*/ createPart(
     const { chat } = value.config;
     const status = useStore(chat, (snapshot) => snapshot.status);
     const empty = useStore(chat, (snapshot) => snapshot.messages.length === 0 && snapshot.status === 'idle');
+    // The view of a query's result loads with the chat, not when the first result arrives.
+    useEffect(() => {
+      void preloadSqlView();
+    }, []);
     return {
       rest,
       state: status,

@@ -8,16 +8,16 @@
  *
  * @module
  */
-import { useId, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import type { ServiceMetaResult } from '../../core/protocol/tools';
-import type { ChatMessage } from '../../core/thread-store';
+import type { ChatMessage, ChatToolCall } from '../../core/thread-store';
 import { createPart } from '../part';
 import { useFormatNumber } from '../view-settings';
-import { SqlToolView } from '../results/SqlToolView';
 import { Skeleton } from './activity';
 import { useAgentChatConfig, useThreadSelector, type AgentChatComponents } from './context';
 import { sameItems, type ThreadView } from './thread-view';
 import type { AgentChatLabels } from './labels';
+import { preloadSqlView, useSqlView } from './sql-view-loader';
 
 /** Props of {@link ChatToolCallView}; other props go to its root `<div>`. */
 export interface ChatToolCallProps extends ComponentPropsWithoutRef<'div'> {
@@ -69,6 +69,26 @@ function MetaView({ result, labels }: { result: ServiceMetaResult; labels: Agent
   );
 }
 
+/** A tool's input and, once it has one, its result or error, as JSON. */
+function InputOutputView({ call, labels }: { call: ChatToolCall; labels: AgentChatLabels }): ReactNode {
+  return (
+    <dl className="service-chat-step-io">
+      <dt>{labels.toolInput}</dt>
+      <dd>
+        <pre className="service-chat-json">{json(call.input)}</pre>
+      </dd>
+      {call.status !== 'running' && (
+        <>
+          <dt>{labels.toolResult}</dt>
+          <dd>
+            <pre className="service-chat-json">{call.status === 'error' ? call.error : json(call.result.value)}</pre>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
 const NO_METADATA: readonly ServiceMetaResult[] = [];
 
 /** The `serviceMeta` results of the turn of `messageId`, in order. */
@@ -108,6 +128,12 @@ export const ChatToolCallView = /*#__PURE__*/ createPart(
     // The data model's titles for the result's headers: what the turn's searches found.
     const metadata = useThreadSelector('ChatToolCallView', (view) => turnMetadata(view, message.id), sameItems);
     const call = message.toolCall;
+    const name = call?.name;
+    // The SQL view is a chunk of its own: its load starts as soon as a query step appears.
+    useEffect(() => {
+      if (name === 'serviceSqlApi') void preloadSqlView();
+    }, [name]);
+    const sqlView = useSqlView();
     if (!call) return null;
     const state: ChatToolCallState = call.status === 'running' ? (settled ? 'stopped' : 'running') : call.status;
     const root = { rest, state, props: { 'data-tool': call.name } };
@@ -121,6 +147,10 @@ export const ChatToolCallView = /*#__PURE__*/ createPart(
       meta: running ? labels.toolMetaRunning : labels.toolMeta,
       other: running ? labels.toolOtherRunning : labels.toolOther,
     }[kind];
+    // Until the SQL view has loaded, grey lines stand where it will be (as while the query runs);
+    // if it cannot load, the step shows what any other tool's shows.
+    const SqlView = sqlView.view;
+    const sqlFailed = kind === 'sql' && sqlView.status === 'failed';
     const detail =
       kind === 'sql'
         ? inputText(call.input, 'queryTitle')
@@ -129,31 +159,12 @@ export const ChatToolCallView = /*#__PURE__*/ createPart(
           : undefined;
     let panel: ReactNode;
     if (!open) panel = null;
-    else if (kind === 'sql') panel = <SqlToolView call={call} parts="query" />;
+    else if (kind === 'sql' && !sqlFailed) panel = SqlView ? <SqlView call={call} parts="query" /> : <Skeleton />;
     else if (call.status === 'complete' && call.result.kind === 'serviceMeta')
       panel = <MetaView result={call.result.value} labels={labels} />;
     else if (call.status === 'error' && kind !== 'other')
       panel = <p className="service-chat-step-error">{call.error}</p>;
-    else {
-      panel = (
-        <dl className="service-chat-step-io">
-          <dt>{labels.toolInput}</dt>
-          <dd>
-            <pre className="service-chat-json">{json(call.input)}</pre>
-          </dd>
-          {call.status !== 'running' && (
-            <>
-              <dt>{labels.toolResult}</dt>
-              <dd>
-                <pre className="service-chat-json">
-                  {call.status === 'error' ? call.error : json(call.result.value)}
-                </pre>
-              </dd>
-            </>
-          )}
-        </dl>
-      );
-    }
+    else panel = <InputOutputView call={call} labels={labels} />;
     return {
       ...root,
       children: (
@@ -180,8 +191,13 @@ export const ChatToolCallView = /*#__PURE__*/ createPart(
             {panel}
           </div>
           {kind === 'sql' &&
+            !sqlFailed &&
             (call.status !== 'running' ? (
-              <SqlToolView call={call} parts="result" metadata={metadata} />
+              SqlView ? (
+                <SqlView call={call} parts="result" metadata={metadata} />
+              ) : (
+                <Skeleton />
+              )
             ) : (
               running && <Skeleton />
             ))}

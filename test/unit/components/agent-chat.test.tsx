@@ -65,8 +65,8 @@ describe('chat parts', () => {
       'Used a tool',
     ]);
     expect(toggles.map((toggle) => toggle.getAttribute('aria-expanded'))).toEqual(['false', 'false', 'false']);
-    // The failed query's error stays in view, outside the collapsed step.
-    const error = within(steps[1]!).getByRole('alert');
+    // The failed query's error stays in view, outside the collapsed step (once the SQL view has loaded).
+    const error = await within(steps[1]!).findByRole('alert');
     expect(error.textContent).toMatch(/no such measure/);
     expect(error.closest('[hidden]')).toBeNull();
     // Opened: the details are there (rendered once opened).
