@@ -22,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { readNdjson } from '../src/core/ndjson';
 import { createThreadStore, type ThreadStore } from '../src/core/thread-store';
 import { AGENT_NODE } from '../src/core/protocol/chat';
+import { cpuTime, median } from './helpers/measure';
 // The same deterministic sequence (mulberry32) the markdown corpus draws from.
 import { random } from '../test/helpers/markdown-corpus';
 
@@ -299,25 +300,6 @@ export function buildTranscript(seed = 1): string[] {
 
 // ---------------------------------------------------------------------------------------------
 // Measurement
-
-/**
- * Milliseconds of CPU time this process has used (Node), else of wall-clock time. The
- * throughput ratio is taken in CPU time: on a shared machine another process taking the core
- * mid-sample stretches wall-clock time, not CPU time, and the ingest path's samples (several
- * times longer than the floor's) were the ones it stretched most. Nothing in either timed path
- * waits on I/O, so on an idle machine the two clocks agree.
- */
-function cpuTime(): number {
-  if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return performance.now();
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /** The bytes cut into chunks of 1 to 4,096 bytes, the same cut for every pass. */
 function chunksOf(bytes: Uint8Array, seed: number): Uint8Array[] {

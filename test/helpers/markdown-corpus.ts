@@ -60,12 +60,8 @@ const WORDS = (
   'dimension filter rows chart shows steady strong seasonal peak'
 ).split(' ');
 
-/**
- * An answer of about `bytes` characters shaped like an analytics agent's: headings, paragraphs
- * with emphasis, code and links, lists, tables and SQL fences. Same seed, same text.
- */
-export function generateAnswer(bytes: number, seed = 1): string {
-  const next = random(seed);
+/** Writes sentences and paragraphs of an analytics answer from one random sequence. */
+function writer(next: () => number) {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const sentence = () => {
     const count = 8 + Math.floor(next() * 14);
@@ -80,40 +76,167 @@ export function generateAnswer(bytes: number, seed = 1): string {
     return text[0]!.toUpperCase() + text.slice(1) + '.';
   };
   const paragraph = () => Array.from({ length: 2 + Math.floor(next() * 3) }, sentence).join(' ');
-  const blocks: string[] = [];
-  let size = 0;
+  return { pick, sentence, paragraph };
+}
+
+/**
+ * An answer of about `bytes` characters shaped like an analytics agent's: headings, paragraphs
+ * with emphasis, code and links, lists, tables and SQL fences. Same seed, same text.
+ */
+export function generateAnswer(bytes: number, seed = 1): string {
+  const next = random(seed);
+  const { pick, sentence, paragraph } = writer(next);
   let section = 1;
   // Block kinds come in a fixed cycle (about 2 KB), so any stretch of the answer has the same
   // mix: a benchmark comparing early and late deltas then compares like with like.
-  const CYCLE = ['heading', 'paragraph', 'list', 'paragraph', 'table', 'paragraph', 'code'] as const;
-  while (size < bytes) {
-    const kind = CYCLE[blocks.length % CYCLE.length]!;
-    let block: string;
-    if (kind === 'heading') block = `## ${section++}. ${sentence().slice(0, -1)}`;
-    else if (kind === 'paragraph') block = paragraph();
-    else if (kind === 'list')
-      block = Array.from({ length: 3 + Math.floor(next() * 4) }, () => `- ${sentence()}`).join('\n');
-    else if (kind === 'table') {
+  return blocksOf(bytes, (index) => {
+    const kind = CYCLE[index % CYCLE.length]!;
+    if (kind === 'heading') return `## ${section++}. ${sentence().slice(0, -1)}`;
+    if (kind === 'paragraph') return paragraph();
+    if (kind === 'list') return Array.from({ length: 3 + Math.floor(next() * 4) }, () => `- ${sentence()}`).join('\n');
+    if (kind === 'table') {
       const rows = Array.from(
         { length: 3 + Math.floor(next() * 5) },
         () =>
           `| ${pick(['EU', 'APAC', 'LATAM', 'North America'])} | ${Math.floor(next() * 10000)} | ${(next() * 20 - 5).toFixed(1)}% |`,
       );
-      block = ['| Region | Orders | Growth |', '| :--- | ---: | ---: |', ...rows].join('\n');
-    } else {
-      block = [
-        '```sql',
-        'SELECT region, SUM(revenue) AS revenue',
-        `FROM orders WHERE month >= '2024-0${1 + Math.floor(next() * 9)}-01'`,
-        'GROUP BY region',
-        'ORDER BY revenue DESC;',
-        '```',
-      ].join('\n');
+      return ['| Region | Orders | Growth |', '| :--- | ---: | ---: |', ...rows].join('\n');
     }
-    blocks.push(block);
-    size += block.length + 2;
+    return [
+      '```sql',
+      'SELECT region, SUM(revenue) AS revenue',
+      `FROM orders WHERE month >= '2024-0${1 + Math.floor(next() * 9)}-01'`,
+      'GROUP BY region',
+      'ORDER BY revenue DESC;',
+      '```',
+    ].join('\n');
+  });
+}
+
+/** The kinds of block of a mixed answer, in the order they come round. */
+const CYCLE = ['heading', 'paragraph', 'list', 'paragraph', 'table', 'paragraph', 'code'] as const;
+
+/** Blocks from `block(0)`, `block(1)`, ... separated by blank lines, until about `bytes` characters. */
+function blocksOf(bytes: number, block: (index: number) => string): string {
+  const blocks: string[] = [];
+  for (let size = 0; size < bytes;) {
+    const next = block(blocks.length);
+    blocks.push(next);
+    size += next.length + 2;
   }
   return blocks.join('\n\n') + '\n';
+}
+
+/**
+ * Shapes of answer an analytics agent writes, each hard for a streaming renderer in its own way:
+ * - `prose`: paragraphs with emphasis, code spans and links, one after another;
+ * - `table`: one long table, its rows arriving one by one;
+ * - `sql`: one long fenced SQL block (CTEs, joins, comments, blank lines between statements);
+ * - `lists`: one long numbered list, each item with nested bullets, some nested again;
+ * - `mixed`: the usual analytics answer, in a fixed cycle of headings, paragraphs, a list, a
+ *   25-row table and a 30-line SQL block.
+ */
+export type AnswerShape = 'prose' | 'table' | 'sql' | 'lists' | 'mixed';
+
+/** Every {@link AnswerShape}. */
+export const ANSWER_SHAPES: readonly AnswerShape[] = ['prose', 'table', 'sql', 'lists', 'mixed'];
+
+const REGIONS = ['EU', 'APAC', 'LATAM', 'North America', 'Middle East'];
+const CHANNELS = ['web', 'mobile', 'partner', 'retail'];
+
+/** An answer of about `bytes` characters of one {@link AnswerShape}. Same seed, same text. */
+export function generateShape(shape: AnswerShape, bytes: number, seed = 1): string {
+  const next = random(seed);
+  const { pick, sentence, paragraph } = writer(next);
+  const number = (max: number) => Math.floor(next() * max).toLocaleString('en-US');
+  const row = () => {
+    const growth = `${(next() * 30 - 8).toFixed(1)}%`;
+    return (
+      `| 2024-${String(1 + Math.floor(next() * 12)).padStart(2, '0')} | ${pick(REGIONS)} | ${pick(CHANNELS)} | ` +
+      `${number(20_000)} | $${number(2_000_000)} | ${next() < 0.1 ? `**${growth}**` : growth} |`
+    );
+  };
+  const table = (rows: number | undefined, budget: number) => {
+    const lines = [
+      '| Month | Region | Channel | Orders | Revenue | Growth |',
+      '| :--- | :--- | :--- | ---: | ---: | ---: |',
+    ];
+    for (let size = 0; rows === undefined ? size < budget : lines.length - 2 < rows;) {
+      const line = row();
+      lines.push(line);
+      size += line.length + 1;
+    }
+    return lines.join('\n');
+  };
+  let cte = 0;
+  const statement = (): string[] => {
+    cte += 1;
+    const measure = pick(['SUM(o.amount)', 'COUNT(DISTINCT o.customer_id)', 'AVG(o.amount)', 'SUM(o.quantity)']);
+    return [
+      `-- ${sentence()
+        .slice(0, -1)
+        .replace(/[`*_]|\s*\(\[.*$/g, '')}`,
+      `monthly_${cte} AS (`,
+      '  SELECT',
+      "    date_trunc('month', o.created_at) AS month,",
+      '    c.region,',
+      `    ${measure} AS value_${cte},`,
+      `    CASE WHEN o.channel = '${pick(CHANNELS)}' THEN 'direct' ELSE 'indirect' END AS route`,
+      '  FROM orders AS o',
+      '  JOIN customers AS c ON c.id = o.customer_id',
+      `  WHERE o.status = 'complete' AND o.created_at >= DATE '2024-${String(1 + Math.floor(next() * 9)).padStart(2, '0')}-01'`,
+      `    AND c.region IN ('${pick(REGIONS)}', '${pick(REGIONS)}')`,
+      '  GROUP BY 1, 2, 4',
+      '),',
+    ];
+  };
+  const sql = (lines: number | undefined, budget: number) => {
+    const end = ['SELECT m.month, m.region, m.value_1', 'FROM monthly_1 AS m', 'ORDER BY m.value_1 DESC', 'LIMIT 100;'];
+    const body = ['WITH'];
+    for (let size = 0; lines === undefined ? size < budget : body.length + end.length < lines;) {
+      const part = statement();
+      // Blank lines between statements, as people (and models) write them.
+      if (next() < 0.3) part.push('');
+      body.push(...part);
+      size += part.reduce((sum, line) => sum + line.length + 1, 0);
+    }
+    const code = lines === undefined ? [...body, ...end] : [...body.slice(0, lines - end.length), ...end];
+    return ['```sql', ...code, '```'].join('\n');
+  };
+  const list = (items: number | undefined, budget: number) => {
+    const lines: string[] = [];
+    let size = 0;
+    for (let item = 1; items === undefined ? size < budget : item <= items; item++) {
+      const marker = `${item}. `;
+      const indent = ' '.repeat(marker.length);
+      const part = [`${marker}**${pick(REGIONS)}**: ${sentence()}`];
+      const nested = Math.floor(next() * 4);
+      for (let sub = 0; sub < nested; sub++) {
+        part.push(`${indent}- ${sentence()}`);
+        if (next() < 0.3) part.push(`${indent}  - ${pick(['Orders', 'Revenue', 'Growth'])}: \`${number(10_000)}\``);
+      }
+      lines.push(...part);
+      size += part.reduce((sum, line) => sum + line.length + 1, 0);
+    }
+    return lines.join('\n');
+  };
+
+  if (shape === 'prose') return blocksOf(bytes, paragraph);
+  // The one-block answers are that block alone, so that any stretch of them is more of it.
+  if (shape === 'table') return `${table(undefined, bytes)}\n`;
+  if (shape === 'sql') return `${sql(undefined, bytes)}\n`;
+  if (shape === 'lists') return `${list(undefined, bytes)}\n`;
+
+  // Mixed: the cycle of `generateAnswer` (about 4 KB here), with a 25-row table and 30 lines of SQL.
+  let section = 1;
+  return blocksOf(bytes, (index) => {
+    const kind = CYCLE[index % CYCLE.length]!;
+    if (kind === 'heading') return `## ${section++}. ${sentence().slice(0, -1)}`;
+    if (kind === 'paragraph') return paragraph();
+    if (kind === 'list') return list(3 + Math.floor(next() * 4), 0);
+    if (kind === 'table') return table(25, 0);
+    return sql(30, 0);
+  });
 }
 
 /** Splits `text` into `count` deltas of varying size (a model's tokens are not all alike). */

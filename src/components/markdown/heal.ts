@@ -9,19 +9,21 @@ import { CONTAINER_PREFIX } from './limits';
  *
  * Only the last line is rewritten (plus a synthetic delimiter row): everything before it is
  * complete lines, whose syntax no longer depends on what comes next. Used only while streaming;
- * the final render is of the text as it is.
+ * the final render is of the text as it is. `fence` is the fence the complete lines leave open
+ * (`''` for none), when the caller knows it already (`LimitScan.fence`): without it they are
+ * read to find out, which for a long code block is most of the work.
  */
-export function healTail(tail: string): string {
+export function healTail(tail: string, fence?: string): string {
   const lineStart = tail.lastIndexOf('\n') + 1;
   const head = tail.slice(0, lineStart);
   const line = tail.slice(lineStart);
-  const fence = openFence(head);
+  const open = fence ?? openFence(head);
   const prefix = CONTAINER_PREFIX.exec(line)?.[0] ?? '';
   const content = line.slice(prefix.length);
 
-  if (fence) {
+  if (open) {
     // Inside code: only a closing fence being typed would flash.
-    return PARTIAL_FENCE.test(content) && content[0] === fence[0] ? head : tail;
+    return PARTIAL_FENCE.test(content) && content[0] === open[0] ? head : tail;
   }
   if (PARTIAL_FENCE.test(content) || SETEXT_OR_BREAK.test(line)) return head;
 
@@ -69,10 +71,9 @@ function cellCount(row: string): number {
  * the end of the text is not such a header.
  */
 function healTable(head: string, line: string): string | undefined {
-  const lines = head.split('\n');
-  lines.pop();
-  const previous = lines.at(-1);
-  const beforePrevious = lines.at(-2);
+  // The two lines before `line`, found from the end: the head may be a whole long table.
+  const [previousStart, previous] = head === '' ? [0, undefined] : lineBefore(head, head.length);
+  const beforePrevious = previousStart === 0 ? undefined : lineBefore(head, previousStart)[1];
   if (isTableRow(line) && !(previous !== undefined && (isTableRow(previous) || previous.trim() !== ''))) {
     // The header itself is arriving.
     return `${head}${healInline(line)}\n${delimiter(cellCount(line))}`;
@@ -88,6 +89,12 @@ function healTable(head: string, line: string): string | undefined {
     return head + delimiter(cellCount(previous));
   }
   return undefined;
+}
+
+/** The line of `text` whose line end is at `end - 1`, and where it starts. */
+function lineBefore(text: string, end: number): [start: number, line: string] {
+  const start = end < 2 ? 0 : text.lastIndexOf('\n', end - 2) + 1;
+  return [start, text.slice(start, end - 1)];
 }
 
 function delimiter(cells: number): string {

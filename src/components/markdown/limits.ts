@@ -56,17 +56,51 @@ export interface LimitBreach {
  * the parser does not look for emphasis there.
  */
 export function overLimit(text: string, limits: MarkdownLimits): LimitBreach | undefined {
-  let markers = 0;
-  let runStart = 0;
-  let fence = '';
-  let breach: PlainReason | undefined;
-  let start = 0;
+  return scanLimits(text, limits).breach;
+}
+
+/**
+ * Where {@link scanLimits} stopped in a text: at the start of its last line (which may still
+ * grow), with what it had counted up to there.
+ */
+export interface LimitScan {
+  /** Offset of the text's last line. */
+  line: number;
+  /** Markers counted in the run of lines the last line belongs to, before it. */
+  markers: number;
+  /** Offset of the first line of that run. */
+  runStart: number;
+  /** The fence (`` ``` `` or `~~~`, with its length) open before the last line, or ''. */
+  fence: string;
+  breach: PlainReason | undefined;
+}
+
+/**
+ * {@link overLimit}, going on from `from`: the scan of a text `text` starts with, up to the start
+ * of that text's last line (the lines before it are not read again), with the same `limits`. A
+ * tail that grows a line at a time is then checked at the cost of its new lines. Also returns
+ * where this scan stopped (unless a breach ended it early), for the next one to go on from.
+ */
+export function scanLimits(
+  text: string,
+  limits: MarkdownLimits,
+  from?: LimitScan,
+): { breach: LimitBreach | undefined; scan?: LimitScan } {
+  let markers = from?.markers ?? 0;
+  let runStart = from?.runStart ?? 0;
+  let fence = from?.fence ?? '';
+  let breach = from?.breach;
+  let start = from?.line ?? 0;
+  let scan: LimitScan | undefined;
   while (start <= text.length) {
     let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
+    if (end === -1) {
+      end = text.length;
+      scan = { line: start, markers, runStart, fence, breach };
+    }
     const line = text.slice(start, end);
     if (line.trim() === '') {
-      if (breach) return { reason: breach, start: runStart, end: start };
+      if (breach) return { breach: { reason: breach, start: runStart, end: start } };
       markers = 0;
       runStart = end + 1;
     } else if (!breach) {
@@ -85,7 +119,7 @@ export function overLimit(text: string, limits: MarkdownLimits): LimitBreach | u
     }
     start = end + 1;
   }
-  return breach ? { reason: breach, start: runStart, end: text.length } : undefined;
+  return { breach: breach ? { reason: breach, start: runStart, end: text.length } : undefined, scan };
 }
 
 /**

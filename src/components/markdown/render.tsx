@@ -79,7 +79,8 @@ function isFootnoteLink(element: Element): boolean {
   );
 }
 
-function renderElement(element: Element, key: string, options: RenderOptions): ReactNode {
+/** The React element for one hast element (and what is in it), keyed `key`. */
+export function renderElement(element: Element, key: string, options: RenderOptions): ReactNode {
   const { tagName } = element;
   const props: Props = { key };
   for (const [name, value] of Object.entries(element.properties)) {

@@ -6,10 +6,18 @@ import { createPart } from '../part';
 import { useLabels, useViewSettings } from '../view-settings';
 import { definitionsOf, footnoteLabelsOf, splitBlocks, type SettledBlock, type Split } from './blocks';
 import { healTail } from './heal';
-import { DEFAULT_MARKDOWN_LIMITS, overLimit, type MarkdownLimits, type PlainReason } from './limits';
+import {
+  DEFAULT_MARKDOWN_LIMITS,
+  overLimit,
+  scanLimits,
+  type LimitScan,
+  type MarkdownLimits,
+  type PlainReason,
+} from './limits';
 import { depthOf, parseMarkdown } from './parse';
 import { createExtendingParser } from './append';
 import { renderHast, type MarkdownComponents, type RenderOptions } from './render';
+import { createRenderCache, Group, GROUP_SIZE, groupsOf, renderTree, type RenderCache } from './render-tree';
 
 /** Every string `StreamingMarkdown` renders itself. */
 export interface StreamingMarkdownLabels {
@@ -111,7 +119,8 @@ export const StreamingMarkdown = /*#__PURE__*/ createPart(
     const visible = truncated ? text.slice(0, safeCut(text, maxLength)) : text;
     const split = splitter.split(visible, resolved);
     const tail = visible.slice(split.cut);
-    const tailSource = streaming && !split.tailPlain ? healTail(tail) : tail;
+    // The limits scan of the tail's complete lines knows the fence they leave open.
+    const tailSource = streaming && !split.tailPlain ? healTail(tail, split.tail?.scan.fence) : tail;
 
     // Link reference definitions act at a distance: each block is parsed with those of the others
     // (earlier ones first, so the first definition of a label wins as in a whole-text render).
@@ -138,14 +147,21 @@ export const StreamingMarkdown = /*#__PURE__*/ createPart(
         : [...footnoteLabels].map((label) => `[^${label}]: x\n\n`).join('') + '<!---->\n\n';
 
     const settledViews = trees.views(split.blocks, stubs, anyDefinitions ? tailDefinitions : undefined, resolved);
-    const views = settledViews.slice();
+    let tailView: BlockView | undefined;
     if (tailSource !== '') {
       const context =
         anyDefinitions && tailSource.includes('[') ? around(definitions, definitions.length, '') : NO_CONTEXT;
-      views.push(
-        trees.tail(split.cut, tailSource, split.tailPlain, tailSource.includes('[^') ? stubs : '', context, resolved),
+      tailView = trees.tail(
+        split.cut,
+        tailSource,
+        split.tailPlain,
+        split.tail?.scan,
+        tailSource.includes('[^') ? stubs : '',
+        context,
+        resolved,
       );
     }
+    const views = tailView ? [...settledViews, tailView] : settledViews;
     const numbering = stubs === '' ? undefined : numberFootnotes(views);
     const block = (view: BlockView, index: number) => (
       <Block
@@ -153,16 +169,14 @@ export const StreamingMarkdown = /*#__PURE__*/ createPart(
         view={view}
         footnotes={numbering?.blocks[index] ?? NO_FOOTNOTES}
         options={options}
+        cache={trees.cache}
       />
     );
     // Without footnotes the settled blocks' elements are the same objects from delta to delta,
-    // which React passes over without comparing their props.
-    const settledChildren = numbering ? undefined : trees.elements(settledViews, options, block);
-    const children: ReactNode[] = settledChildren
-      ? tailSource === ''
-        ? settledChildren
-        : [...settledChildren, block(views.at(-1)!, views.length - 1)]
-      : views.map(block);
+    // which React passes over without comparing their props, in groups that it passes over whole.
+    const children: ReactNode[] = numbering
+      ? views.map(block)
+      : trees.children(settledViews, options, block, tailView && block(tailView, settledViews.length));
 
     return {
       rest,
@@ -200,17 +214,21 @@ function around(definitions: readonly string[], index: number, tail: string): De
 
 const REFERENCE = /\[\^([^\]\s]+)\](?!:)/g;
 
-/** A block ready to render: its tree (and where its own markdown is in it), or why it is plain. */
+/**
+ * A block ready to render: its tree (and where its own markdown is in it), or why it is plain.
+ * `bare` when the tree is of the block's markdown alone and holds no definition, so that each of
+ * its nodes renders on its own (see `renderTree`).
+ */
 type BlockView =
   | { source: string; plain: PlainReason }
-  | { source: string; plain?: undefined; tree: MdastRoot; from: number; to: number };
+  | { source: string; plain?: undefined; tree: MdastRoot; from: number; to: number; bare: boolean };
 
 function createTrees() {
   const settled = new WeakMap<
     SettledBlock,
     { calls: boolean; stubs: string; before: string; after: string; limits: MarkdownLimits; view: BlockView }
   >();
-  let open: { cut: number; parse: (markdown: string) => MdastRoot } | undefined;
+  let open: { cut: number; parse: (markdown: string) => MdastRoot; depths: WeakMap<MdastNodes, number> } | undefined;
   let lastBlocks:
     | { blocks: readonly SettledBlock[]; definitions: string[]; anyDefinitions: boolean; footnotes: Set<string> }
     | undefined;
@@ -223,8 +241,19 @@ function createTrees() {
         views: BlockView[];
       }
     | undefined;
-  let lastElements: { views: readonly BlockView[]; options: RenderOptions; elements: ReactNode[] } | undefined;
+  let lastChildren:
+    | {
+        views: readonly BlockView[];
+        options: RenderOptions;
+        groups: ReactNode[];
+        rest: ReactNode[];
+        key: string;
+      }
+    | undefined;
+  let elements = new WeakMap<BlockView, ReactNode>();
   return {
+    /** What the blocks' renders keep from one render to the next. */
+    cache: createRenderCache(),
     blocks(blocks: readonly SettledBlock[]) {
       if (lastBlocks?.blocks !== blocks) {
         const definitions = blocks.map((block) => block.definitions);
@@ -260,14 +289,38 @@ function createTrees() {
       lastViews = { blocks, stubs, tail, limits, views };
       return views;
     },
-    elements(
+    /**
+     * The settled blocks' elements in groups of `GROUP_SIZE`, the open block's (`tail`) in the
+     * group after the last settled one, where it stays once it settles: React then updates its
+     * DOM in place instead of making it again under another parent.
+     */
+    children(
       views: readonly BlockView[],
       options: RenderOptions,
       make: (view: BlockView, index: number) => ReactNode,
+      tail: ReactNode | undefined,
     ): ReactNode[] {
-      if (lastElements?.views !== views || lastElements.options !== options)
-        lastElements = { views, options, elements: views.map(make) };
-      return lastElements.elements;
+      if (lastChildren?.views !== views || lastChildren.options !== options) {
+        if (lastChildren?.options !== options) elements = new WeakMap();
+        const element = (view: BlockView, index: number) => {
+          let made = elements.get(view);
+          if (made === undefined) elements.set(view, (made = make(view, index)));
+          return made;
+        };
+        const full = views.length - (views.length % GROUP_SIZE);
+        lastChildren = {
+          views,
+          options,
+          groups: groupsOf(this.cache, views.slice(0, full), 0, options, (view, index, items) =>
+            items.push(element(view, index)),
+          ),
+          rest: views.slice(full).map((view, offset) => element(view, full + offset)),
+          key: `g${full}`,
+        };
+      }
+      const { groups, rest, key } = lastChildren!;
+      if (rest.length === 0 && tail === undefined) return groups;
+      return [...groups, <Group key={key} items={tail === undefined ? rest : [...rest, tail]} />];
     },
     settled(block: SettledBlock, stubs: string, context: DefinitionContext, limits: MarkdownLimits): BlockView {
       let cached = settled.get(block);
@@ -281,13 +334,24 @@ function createTrees() {
       ) {
         return cached.view;
       }
+      // The block that was the open one until now extends the open block's last tree: what it
+      // shares with that tree (a table's rows) is not rendered again when it settles.
+      const wasOpen = open?.cut === block.start ? open : undefined;
       cached = {
         calls: own !== '' || block.source.includes('[^'),
         stubs: own,
         before: context.before,
         after: context.after,
         limits,
-        view: viewOf(block.source, block.plain, own, context, limits, parseMarkdown),
+        view: viewOf(
+          block.source,
+          block.plain ?? overLimit(block.source, limits)?.reason,
+          own,
+          context,
+          limits,
+          wasOpen?.parse,
+          wasOpen?.depths,
+        ),
       };
       settled.set(block, cached);
       return cached.view;
@@ -296,34 +360,40 @@ function createTrees() {
       cut: number,
       source: string,
       plain: PlainReason | undefined,
+      scan: LimitScan | undefined,
       stubs: string,
       context: DefinitionContext,
       limits: MarkdownLimits,
     ): BlockView {
       // The open block grows a few words at a time: its tree is extended instead of parsed again
-      // when that is exactly the same. Settled blocks are parsed once, so this only pays off here.
-      if (open?.cut !== cut) open = { cut, parse: createExtendingParser().parse };
-      return viewOf(source, plain, stubs, context, limits, open.parse);
+      // when that is exactly the same, and what was checked of it before is not checked again.
+      // Settled blocks are parsed once, so this only pays off here.
+      if (open?.cut !== cut) open = { cut, parse: createExtendingParser().parse, depths: new WeakMap() };
+      // `scan` covers the tail's complete lines, which healing leaves as they are.
+      const reason = plain ?? scanLimits(source, limits, scan).breach?.reason;
+      return viewOf(source, reason, stubs, context, limits, open.parse, open.depths);
     },
   };
 }
 
 function viewOf(
   source: string,
-  plain: PlainReason | undefined,
+  reason: PlainReason | undefined,
   stubs: string,
   context: DefinitionContext,
   limits: MarkdownLimits,
-  parse: (markdown: string) => MdastRoot,
+  parse: (markdown: string) => MdastRoot = parseMarkdown,
+  depths?: WeakMap<MdastNodes, number>,
 ): BlockView {
-  const reason = plain ?? overLimit(source, limits)?.reason;
   if (reason) return { source, plain: reason };
   const before = stubs + (context.before === '' ? '' : `${context.before}\n\n`);
   const after = context.after === '' ? '' : `\n\n${context.after}`;
   const tree = parse(before + source + after);
   // The pre-parse check bounds nesting by line prefixes; inline nesting is bounded here.
-  if (depthOf(tree, limits.maxDepth * 4 + 16) > limits.maxDepth * 4 + 16) return { source, plain: 'depth' };
-  return { source, tree, from: before.length, to: before.length + source.length };
+  const maxTreeDepth = limits.maxDepth * 4 + 16;
+  if (depthOf(tree, maxTreeDepth, depths) > maxTreeDepth) return { source, plain: 'depth' };
+  const bare = before === '' && after === '' && !source.includes(']:');
+  return { source, tree, from: before.length, to: before.length + source.length, bare };
 }
 
 /**
@@ -411,12 +481,17 @@ interface BlockProps {
   view: BlockView;
   footnotes: BlockFootnotes;
   options: RenderOptions;
+  /** Kept by the component for all its blocks (the same object every render). */
+  cache: RenderCache;
 }
 
 /** One block, rendered again only when its tree, the numbers of its footnotes or the options change. */
 const Block = /*#__PURE__*/ memo(
-  function Block({ view, footnotes, options }: BlockProps): ReactNode {
+  function Block({ view, footnotes, options, cache }: BlockProps): ReactNode {
     if (view.plain) return <Plain source={view.source} reason={view.plain} />;
+    // Node by node, so that a growing table, list or code block renders its new rows, items or
+    // lines, not the ones already shown.
+    if (view.bare && footnotes.key === '') return renderTree(view.tree, options, cache);
     const hast = toHast(view.tree, footnotes.key === '' ? undefined : { handlers: numberedAfter(footnotes) });
     // to-hast ends a tree with references with its footnotes section; the text's own comes last.
     if (footnotes.key !== '' && hast.type === 'root')

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseExtending, type Parsed } from '../../../../src/components/markdown/append';
 import { healTail } from '../../../../src/components/markdown/heal';
 import { parseMarkdown } from '../../../../src/components/markdown/parse';
-import { TRICKY_MARKDOWN, generateAnswer } from '../../../helpers/markdown-corpus';
+import { ANSWER_SHAPES, TRICKY_MARKDOWN, generateAnswer, generateShape } from '../../../helpers/markdown-corpus';
 
 /** Runs per property; raise it (`MARKDOWN_PROPERTY_RUNS=2000`) to search harder. */
 const RUNS = Number(process.env.MARKDOWN_PROPERTY_RUNS ?? 200);
@@ -28,16 +28,21 @@ function offsets(node: MdastNodes, into: string[] = []): string[] {
   return into;
 }
 
-/** Parses the prefixes of `text` at `cuts` one after another (healed, as while streaming), then the whole. */
+/**
+ * Parses the prefixes of `text` at `cuts` one after another, then the whole: healed, as the open
+ * block is while streaming, and as they are, as the splitter parses the tail to settle blocks.
+ */
 function check(text: string, cuts: readonly number[]): void {
   const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
-  let previous: Parsed | undefined;
-  for (const source of [...points.map((point) => healTail(text.slice(0, point))), text]) {
-    const tree = parseExtending(previous, source);
-    const fresh = parseMarkdown(source);
-    expect(bare(tree), JSON.stringify(source)).toEqual(bare(fresh));
-    expect(offsets(tree), JSON.stringify(source)).toEqual(offsets(fresh));
-    previous = { source, tree };
+  for (const heal of [healTail, (prefix: string) => prefix]) {
+    let previous: Parsed | undefined;
+    for (const source of [...points.map((point) => heal(text.slice(0, point))), text]) {
+      const tree = parseExtending(previous, source);
+      const fresh = parseMarkdown(source);
+      expect(bare(tree), JSON.stringify(source)).toEqual(bare(fresh));
+      expect(offsets(tree), JSON.stringify(source)).toEqual(offsets(fresh));
+      previous = { source, tree };
+    }
   }
 }
 
@@ -85,6 +90,7 @@ const paragraphs = fc
         '- ',
       ],
       ...['www', '@', 'a.b', '\\', '&amp', '2 * 3', 'snake_case', '<', '>', '|', ']: https://r.io', '    ', '***'],
+      ...['<di', 'v', 'pre'],
     ),
     { maxLength: 40 },
   )
@@ -127,6 +133,41 @@ describe('parseExtending builds the tree a fresh parse builds', () => {
     );
   }, 120_000);
 
+  it('for tables growing row by row', () => {
+    const table = fc
+      .tuple(
+        fc.constantFrom(
+          '| a | b |\n| - | - |\n',
+          '| a |\n| :-: |\n| 1 |\n',
+          '  | a | b | c |\n  |---|---:|:--|\n',
+          'para\n| a | b |\n| - | - |\n',
+          '- item\n\n| a |\n| - |\n',
+          'a | b\n--|--\n',
+        ),
+        fc.array(
+          fc.constantFrom(
+            ...['| 1 | 2 |', '| **b** | `c` |', '|', ' x ', '\n', '\n\n', '# h', '> q', '- i', '1. i', '```', '~~~'],
+            ...['\\|', '[r]', '[r]: https://r.io', '[^1]', 'a | b', '    ', '\t', '|---|', '***', '<div>', '='],
+          ),
+          { maxLength: 24 },
+        ),
+      )
+      .map(([head, parts]) => head + parts.join(''));
+    fc.assert(
+      fc.property(table, fc.array(fc.nat(), { maxLength: 30 }), (text, cuts) => check(text, cuts)),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+
+  it('for an HTML block start arriving a letter at a time, in and after a paragraph', () => {
+    for (const text of ['text\n<div\n', '<pre\nx\n', 'a\n\n  <table']) {
+      check(
+        text,
+        Array.from({ length: text.length }, (_, index) => index),
+      );
+    }
+  });
+
   it('for the tricky documents, one character at a time', () => {
     for (const text of TRICKY_MARKDOWN)
       check(
@@ -135,11 +176,17 @@ describe('parseExtending builds the tree a fresh parse builds', () => {
       );
   }, 120_000);
 
-  it('for a generated answer in small deltas', () => {
-    const text = generateAnswer(3_000, 5);
-    check(
-      text,
-      Array.from({ length: 600 }, (_, index) => index * 5 + (index % 3)),
-    );
-  }, 120_000);
+  it.each([
+    ['a generated answer', generateAnswer(3_000, 5)],
+    ...ANSWER_SHAPES.map((shape) => [`an answer of shape ${shape}`, generateShape(shape, 2_000, 5)]),
+  ])(
+    'for %s in small deltas',
+    (_, text) => {
+      check(
+        text!,
+        Array.from({ length: 400 }, (__, index) => index * 5 + (index % 3)),
+      );
+    },
+    120_000,
+  );
 });

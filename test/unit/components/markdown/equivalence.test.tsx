@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StreamingMarkdown, type StreamingMarkdownProps } from '../../../../src/components/markdown';
 import { parseMarkdown } from '../../../../src/components/markdown/parse';
 import { renderHast } from '../../../../src/components/markdown/render';
-import { TRICKY_MARKDOWN, generateAnswer } from '../../../helpers/markdown-corpus';
+import { ANSWER_SHAPES, TRICKY_MARKDOWN, generateAnswer, generateShape } from '../../../helpers/markdown-corpus';
 
 afterEach(cleanup);
 
@@ -125,6 +125,18 @@ describe('StreamingMarkdown: the streamed result equals a whole-text render', ()
       { numRuns: RUNS },
     );
   }, 120_000);
+
+  it.each(ANSWER_SHAPES)(
+    'for an answer of shape %s, streamed and given at once',
+    (shape) => {
+      const text = generateShape(shape, 5_000, 9);
+      const cuts = Array.from({ length: 400 }, (_, index) => index * 13 + (index % 7));
+      expect(streamedHtml(text, cuts)).toBe(wholeHtml(text));
+      const { container } = render(<StreamingMarkdown text={text} allowedImageOrigins={OPTIONS.allowedImageOrigins} />);
+      expect(canonical(container.querySelector('[data-part="markdown"]')!.innerHTML)).toBe(wholeHtml(text));
+    },
+    120_000,
+  );
 
   it('for a long generated answer, streamed and given at once', () => {
     const text = generateAnswer(6_000, 7);

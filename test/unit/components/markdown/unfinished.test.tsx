@@ -150,7 +150,7 @@ describe('StreamingMarkdown: settled blocks render once', () => {
     // The heading renders while its own line arrives, then never again once settled.
     const headingRenders = headings;
     const paragraphRenders = paragraphs;
-    for (let index = 0; index < 20; index++) {
+    for (let index = 1; index <= 20; index++) {
       rerender(<StreamingMarkdown text={text + 'more '.repeat(index)} streaming components={components} />);
     }
     expect(headings).toBe(headingRenders);
