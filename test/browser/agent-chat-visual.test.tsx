@@ -127,7 +127,18 @@ describe('the look of AgentChat', () => {
     await shot(frame, 'answer-chart');
     const sqlStep = frame.querySelector<HTMLElement>('[data-tool="serviceSqlApi"] button[aria-expanded]')!;
     await userEvent.click(sqlStep);
-    frame.querySelector('[data-part="message-list"]')!.scrollTop = 0;
+    // The opened step loads its SQL view and highlighter on demand and grows; the list follows
+    // growth while it sticks to the bottom. Scroll up once it stopped growing, so the shot shows
+    // the step, not wherever the last resize left the list.
+    const list = frame.querySelector<HTMLElement>('[data-part="message-list"]')!;
+    await vi.waitFor(() => expect(frame.querySelector('[data-tool="serviceSqlApi"] [data-part="sql"]')).not.toBeNull());
+    for (let last = -1; list.scrollHeight !== last;) {
+      last = list.scrollHeight;
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    }
+    list.scrollTop = 0;
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(list.scrollTop).toBe(0);
     await shot(frame, 'tool-step-open');
   });
 
