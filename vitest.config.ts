@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { serviceRoutes } from './.storybook/service-routes.ts';
 import { chromiumArgs, chromiumExecutable } from './scripts/ensure-browser.mjs';
 import {
@@ -94,6 +94,17 @@ if (!existsSync('src/emulator/embed/page-script.generated.ts')) {
   spawnSync(process.execPath, ['scripts/run-ts.mjs', 'scripts/generate-page-script.ts'], { stdio: 'inherit' });
 }
 
+/**
+ * Browser tests that take screenshots or click inside an embed at page coordinates: run one file at
+ * a time, in projects of their own, so no other file's frame shares the page while they measure it
+ * (in a full run they timed out on their screenshots, or clicked beside the drilldown).
+ */
+const ONE_AT_A_TIME = [
+  'test/browser/results-visual.test.tsx',
+  'test/browser/agent-chat-visual.test.tsx',
+  'test/browser/ask-about-this.test.tsx',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -112,6 +123,19 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, ...ONE_AT_A_TIME],
+          globalSetup: ['test/browser/global-setup.ts'],
+          setupFiles: ['test/browser/setup.ts'],
+          provide: { reactMajor: 19 },
+          browser: { ...browser(), commands: browserCommands },
+        },
+      },
+      {
+        plugins: [serviceRoutes()],
+        test: {
+          name: 'browser-one-at-a-time',
+          include: ONE_AT_A_TIME,
+          fileParallelism: false,
           globalSetup: ['test/browser/global-setup.ts'],
           setupFiles: ['test/browser/setup.ts'],
           provide: { reactMajor: 19 },
@@ -155,6 +179,21 @@ export default defineConfig({
         test: {
           name: 'browser-react18',
           include: ['test/browser/**/*.test.tsx'],
+          exclude: [...configDefaults.exclude, ...ONE_AT_A_TIME],
+          globalSetup: ['test/browser/global-setup.ts'],
+          setupFiles: ['test/browser/setup.ts'],
+          provide: { reactMajor: 18 },
+          browser: { ...browser(), commands: browserCommands },
+        },
+      },
+      {
+        plugins: [serviceRoutes()],
+        resolve: { alias: REACT_18_ALIAS },
+        optimizeDeps: { include: REACT_18_DEPS },
+        test: {
+          name: 'browser-react18-one-at-a-time',
+          include: ONE_AT_A_TIME,
+          fileParallelism: false,
           globalSetup: ['test/browser/global-setup.ts'],
           setupFiles: ['test/browser/setup.ts'],
           provide: { reactMajor: 18 },
