@@ -77,7 +77,7 @@ describe("ServiceProvider's theme brands every surface", () => {
     // The user's message carries the accent too.
     const mine = branded.querySelector('[data-role="user"]')!;
     expect(getComputedStyle(mine).backgroundColor).toBe(VIOLET);
-  });
+  }, 60_000); // An embed's load, a streamed answer and a chart: its waits allow 15 s each.
 
   it('without a theme, charts keep the spec style and the chat its own tokens', async () => {
     const replay = createReplayFetch({ transcript: TRANSCRIPTS['revenue-by-month'] });
