@@ -113,6 +113,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'jsdom',
           include: ['test/unit/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/unit/setup.ts'],
           provide: { reactMajor: 19 },
         },
       },
@@ -158,6 +159,7 @@ export default defineConfig({
           name: 'unit-react18',
           environment: 'jsdom',
           include: ['test/unit/**/*.test.tsx'],
+          setupFiles: ['test/unit/setup.ts'],
           provide: { reactMajor: 18 },
           // The markdown property search is about the parser, which has no React in it: a quarter of
           // its runs still renders every kind of document on React 18 (the unit project searches fully).

@@ -85,10 +85,19 @@ async function scene({
 
 const state = (frame: HTMLElement) => frame.querySelector('[data-part="chat"]')?.getAttribute('data-state');
 
-async function answered(frame: HTMLElement): Promise<void> {
-  await vi.waitFor(() => expect(state(frame)).toBe('ready'), { timeout: 20_000 });
+/**
+ * Waits until what is on screen has stopped changing by itself: the query steps' views have
+ * loaded (no grey lines) and every chart is drawn. Both load on demand, later on a busy machine.
+ */
+async function drawn(frame: HTMLElement): Promise<void> {
+  await vi.waitFor(() => expect(frame.querySelector('.service-chat-skeleton')).toBeNull(), { timeout: 20_000 });
   for (const chart of frame.querySelectorAll<HTMLElement>('[data-part="chart"]'))
     await vi.waitFor(() => expect(chart.dataset['state']).toBe('ready'), { timeout: 20_000 });
+}
+
+async function answered(frame: HTMLElement): Promise<void> {
+  await vi.waitFor(() => expect(state(frame)).toBe('ready'), { timeout: 20_000 });
+  await drawn(frame);
 }
 
 const shot = (frame: HTMLElement, name: string) =>
@@ -116,6 +125,7 @@ describe('the look of AgentChat', () => {
     const { chat, frame } = await scene({ faults: { holdAfterLines: 37 } });
     void chat.send('Show revenue by month in 2025');
     await vi.waitFor(() => expect(frame.querySelector('[data-part="final-answer"]')).not.toBeNull());
+    await drawn(frame);
     await shot(frame, 'streaming');
     await chat.abort();
   });

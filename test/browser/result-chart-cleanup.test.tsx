@@ -10,12 +10,11 @@
  */
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
-import { userEvent } from 'vitest/browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import '../../src/styles.css';
 import { ResultChart } from '../../src/components/results';
 import { loadVega } from '../../src/components/results/vega';
-import { fixture, mountChart, settled, unmountChart } from './result-chart-helpers';
+import { fixture, hoverBarUntilTooltip, mountChart, settled, tooltipShown, unmountChart } from './result-chart-helpers';
 
 afterEach(unmountChart);
 
@@ -110,10 +109,6 @@ async function pageErrors(run: () => Promise<void>): Promise<unknown[]> {
   return errors;
 }
 
-function tooltipShown(): HTMLElement | null {
-  return document.querySelector<HTMLElement>('#vg-tooltip-element.visible');
-}
-
 describe('ResultChart lets go of its Vega view on unmount (real Chromium)', () => {
   it('unmounted while vega is still loading, it builds no view and reports no error', async () => {
     const errors = await pageErrors(async () => {
@@ -168,9 +163,7 @@ describe('ResultChart lets go of its Vega view on unmount (real Chromium)', () =
   it('hides its tooltip, which lives outside the chart, when it unmounts under the pointer', async () => {
     const chart = mountChart(<ResultChart spec={bars} columns={table.columns} rows={table.rows} title="Orders" />);
     await settled(chart);
-    await userEvent.hover(chart.querySelector<SVGElement>('g.mark-rect path')!);
-    await vi.waitFor(() => expect(tooltipShown()).not.toBeNull());
-    const tooltip = tooltipShown()!;
+    const tooltip = await hoverBarUntilTooltip(chart);
     expect(chart.contains(tooltip)).toBe(false);
     // Styled by styles.css, not by vega-tooltip's inline <style> (turned off: a strict CSP refuses it).
     expect(document.getElementById('vega-tooltip-style')).toBeNull();

@@ -3,6 +3,7 @@ import type { ReactElement } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import { expect, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
 import { toResultTable, type ResultTable, type ServiceSqlApiResult } from '../../src/core/protocol/tools';
 import { sqlToolCall, type SqlFixtureName } from '../fixtures/sql-tool-calls';
 
@@ -47,4 +48,29 @@ export function mountChart(element: ReactElement, theme?: 'light' | 'dark', widt
 /** Waits until the chart is drawn (or, with `'error'`, until it shows its error card). */
 export async function settled(chart: HTMLElement, state: 'ready' | 'error' = 'ready'): Promise<void> {
   await vi.waitFor(() => expect(chart.dataset.state).toBe(state), { timeout: 20_000 });
+}
+
+/** vega-tooltip's tooltip, when it is shown (it lives on `document.body`, outside the chart). */
+export function tooltipShown(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('#vg-tooltip-element.visible');
+}
+
+/**
+ * Moves the pointer onto the chart's first bar until its tooltip shows, and returns the tooltip.
+ * On a busy machine the chart can still settle its size after it is drawn, and a bar moved from
+ * under the pointer gets no hover: each try moves off the chart and back onto the bar.
+ */
+export async function hoverBarUntilTooltip(chart: HTMLElement): Promise<HTMLElement> {
+  return vi.waitFor(
+    async () => {
+      if (!tooltipShown()) {
+        await userEvent.unhover(chart);
+        await userEvent.hover(chart.querySelector<SVGElement>('g.mark-rect path')!);
+      }
+      const tooltip = tooltipShown();
+      expect(tooltip).not.toBeNull();
+      return tooltip!;
+    },
+    { timeout: 10_000, interval: 250 },
+  );
 }

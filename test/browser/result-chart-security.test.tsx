@@ -9,7 +9,7 @@ import { userEvent } from 'vitest/browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import '../../src/styles.css';
 import { ResultChart } from '../../src/components/results';
-import { chartHost, fixture, mountChart, unmountChart } from './result-chart-helpers';
+import { chartHost, fixture, hoverBarUntilTooltip, mountChart, unmountChart } from './result-chart-helpers';
 import { enforceCsp, type CspViolation } from '../helpers/csp';
 
 const CSP = [
@@ -187,12 +187,7 @@ describe('chart specs cannot reach out or run code (strict CSP, real Chromium)',
       },
     });
     expect(chart.dataset.state).toBe('ready');
-    await userEvent.hover(chart.querySelector<SVGElement>('g.mark-rect path')!);
-    const tooltip = await vi.waitFor(() => {
-      const element = document.querySelector<HTMLElement>('#vg-tooltip-element.visible');
-      expect(element).not.toBeNull();
-      return element!;
-    });
+    const tooltip = await hoverBarUntilTooltip(chart);
     expect(tooltip.querySelector('img')).toBeNull();
     expect(tooltip.textContent).toContain('<img src=/__evil__/x.png');
     expect(tooltip.textContent).not.toContain('tooltip.png');
