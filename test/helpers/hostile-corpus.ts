@@ -296,6 +296,9 @@ export const HOSTILE_CHART_SPECS: readonly HostileChartSpec[] = [
   { name: 'format() to a gigabyte', threat: 'freeze', spec: { ...BARS, transform: [{ calculate: "format(1, '01000000000d')", as: 'big' }] } },
   { name: 'axis format to a gigabyte', threat: 'freeze', spec: { ...BARS, encoding: { ...BARS.encoding, y: { ...BARS.encoding.y, axis: { format: '01000000000d' } } } } },
   { name: 'join() of a generated array', threat: 'freeze', spec: { ...BARS, transform: [{ calculate: `join(sequence(0, 50000), '${'x'.repeat(10_000)}')`, as: 'big' }] } },
+  { name: 'a backtracking regular expression in a filter', threat: 'freeze', spec: { ...BARS, transform: [{ calculate: `'${'a'.repeat(40)}!'`, as: 's' }, { filter: 'test(/(a+)+$/, datum.s) || true' }] } },
+  { name: 'backtracking regexp() in replace() and split()', threat: 'freeze', spec: { ...BARS, transform: [{ calculate: `replace('${'a'.repeat(40)}!', regexp('(a|a)*$', 'g'), 'x')`, as: 's' }, { calculate: `split('${'a'.repeat(40)}!', regexp('(a+)+b'))`, as: 'parts' }] } },
+  { name: 'a backreference that backtracks', threat: 'freeze', spec: { ...BARS, transform: [{ filter: `test(/^(a*)*\\1$/, datum.status + '${'a'.repeat(40)}!')` }] } },
   { name: 'density with 1e9 steps', threat: 'freeze', spec: { mark: 'area', transform: [{ density: 'orders', steps: 1e9 }], encoding: { x: { field: 'value', type: 'quantitative' }, y: { field: 'density', type: 'quantitative' } } } },
   { name: 'quantile step 1e-9', threat: 'freeze', spec: { mark: 'point', transform: [{ quantile: 'orders', step: 1e-9 }], encoding: { x: { field: 'prob', type: 'quantitative' }, y: { field: 'value', type: 'quantitative' } } } },
 ];

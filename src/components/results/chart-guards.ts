@@ -7,9 +7,10 @@
  *   when it is a keyword: colours an expression or a data field computed cannot carry a `url(...)`
  *   into the page either;
  * - an expression interpreter (around `vega-interpreter`) whose allocating functions are capped
- *   (`sequence`, `timeSequence`, `utcSequence`, `pad`, `join`, `replace`, `format` widths) and
+ *   (`sequence`, `timeSequence`, `utcSequence`, `pad`, `join`, `replace`, `format` widths),
  *   which counts every array an expression returns against `maxGeneratedValues` per task, so a
- *   `flatten` of generated arrays cannot make millions of rows;
+ *   `flatten` of generated arrays cannot make millions of rows, and whose regular expressions run
+ *   in linear time (`chart-regexp.ts`);
  * - a logger that keeps the errors Vega logs instead of throwing (a failed transform ends its
  *   pulse silently otherwise), so a chart past a limit shows its error card.
  *
@@ -20,6 +21,7 @@
  */
 import { ChartLimitError } from './chart-limit-error';
 import type { ChartLimits } from './chart-limits';
+import { chartRegExps, type ChartRegExps, type REGEXP_FUNCTIONS, type RegExpEngine } from './chart-regexp';
 import { isPlainColor, safeGradient } from './chart-sanitize';
 
 /** The renderer type every chart is drawn with. */
@@ -159,7 +161,12 @@ function sequenceLength(args: unknown[]): number {
 /** d3-format's specifier grammar; group 6 is the width it pads to. */
 const FORMAT_SPECIFIER = /^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$/i;
 
-function capFunctions(functions: Record<string, unknown>, budget: Budget, limits: ChartLimits): object {
+function capFunctions(
+  functions: Record<string, unknown>,
+  budget: Budget,
+  limits: ChartLimits,
+  regexps: ChartRegExps,
+): object {
   const { maxStringLength } = limits;
   const original = (name: string) => functions[name] as Evaluator;
   const tooLong = (length: number, what: string) => {
@@ -196,11 +203,10 @@ function capFunctions(functions: Record<string, unknown>, budget: Budget, limits
     },
     replace(...args) {
       const [text, pattern, replacement] = args;
-      if (pattern instanceof RegExp && pattern.global) {
-        const length = String(text).length;
-        tooLong((length + 1) * String(replacement).length + length, 'replace()');
-      }
-      return original('replace').apply(this, args);
+      if (!(pattern instanceof RegExp)) return original('replace').apply(this, args);
+      const length = String(text).length;
+      if (pattern.global) tooLong((length + 1) * String(replacement).length + length, 'replace()');
+      return regexps.replace(String(text), pattern, String(replacement));
     },
     format(...args) {
       const width = FORMAT_SPECIFIER.exec(String(args[1] ?? ''))?.[6];
@@ -208,23 +214,43 @@ function capFunctions(functions: Record<string, unknown>, budget: Budget, limits
       return original('format').apply(this, args);
     },
   };
+  // Not in Vega's function table but in vega-interpreter's own, which it falls back to: these
+  // are always replaced, so no chart pattern ever runs on JavaScript's backtracking engine.
+  const runningRegExps: Record<(typeof REGEXP_FUNCTIONS)[number], Evaluator> = {
+    regexp: (pattern, flags) => regexps.regexp(pattern, flags),
+    test: (pattern, text) => regexps.test(pattern, text),
+    replace: capped['replace']!,
+    split(text, separator, limit) {
+      const count = limit === undefined ? undefined : Number(limit);
+      return separator instanceof RegExp
+        ? regexps.split(String(text), separator, count)
+        : String(text).split(separator as string, count);
+    },
+  };
   const result = Object.create(functions) as Record<string, unknown>;
   for (const [name, capped_] of Object.entries(capped))
     if (typeof functions[name] === 'function') result[name] = capped_;
+  Object.assign(result, runningRegExps);
   return result;
 }
 
 /**
- * `interpreter` with its allocating functions capped and every array an expression returns
- * counted against `limits.maxGeneratedValues`. One per chart: the count is the chart's own.
+ * `interpreter` with its allocating functions capped, every array an expression returns counted
+ * against `limits.maxGeneratedValues`, and its regular expressions run on `regExpEngine` (all
+ * refused without it; `chart-regexp.ts`). One per chart: the count is the chart's own.
  */
-export function guardInterpreter(interpreter: ExpressionInterpreter, limits: ChartLimits): ExpressionInterpreter {
+export function guardInterpreter(
+  interpreter: ExpressionInterpreter,
+  limits: ChartLimits,
+  regExpEngine?: RegExpEngine,
+): ExpressionInterpreter {
   const budget = createBudget(limits.maxGeneratedValues);
+  const regexps = chartRegExps(regExpEngine);
   const cache = new WeakMap<object, object>();
   const guarded = (context: Context): Context => {
     let functions = cache.get(context.functions);
     if (!functions) {
-      functions = capFunctions(context.functions, budget, limits);
+      functions = capFunctions(context.functions, budget, limits, regexps);
       cache.set(context.functions, functions);
     }
     return Object.create(context, { functions: { value: functions } }) as Context;

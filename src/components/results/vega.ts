@@ -36,6 +36,7 @@ import {
 import { ChartLimitError } from './chart-limit-error';
 import { DEFAULT_CHART_LIMITS, type ChartLimits } from './chart-limits';
 import { RESULT_DATA_NAME, type Json, type JsonObject } from './spec';
+import { loadRegExpEngine, mayRunRegExp } from './chart-regexp';
 import { sanitizeSpec } from './chart-sanitize';
 import {
   adjustSpec,
@@ -285,6 +286,9 @@ export async function embedChart(
   } catch (error) {
     throw new ChartLibrariesUnavailable(error);
   }
+  // re2js only for a spec that can run a regular expression; without it any such call fails
+  // the chart instead of running on JavaScript's backtracking engine.
+  const regExpEngine = mayRunRegExp(spec) ? await loadRegExpEngine().catch(() => undefined) : undefined;
   if (options.signal?.aborted) return () => {};
   const { embed, expressionInterpreter } = loaded;
   const { logger, errors } = createCollectingLogger();
@@ -294,7 +298,7 @@ export async function embedChart(
     renderer: SAFE_RENDERER,
     actions: false,
     ast: true,
-    expr: guardInterpreter(expressionInterpreter, options.limits ?? DEFAULT_CHART_LIMITS),
+    expr: guardInterpreter(expressionInterpreter, options.limits ?? DEFAULT_CHART_LIMITS, regExpEngine),
     loader: createRefusingLoader(),
     // disableDefaultStyle: vega-tooltip's stylesheet is an inline <style> (refused by a strict CSP);
     // styles.css styles #vg-tooltip-element instead.
