@@ -72,6 +72,13 @@ const REACT_18_INLINE = [
   /\/node_modules\/react-markdown\//,
 ];
 
+/**
+ * No Vite error overlay in a test page: it covers the page (a hover or click meant for a chart
+ * lands on it) and shows an error of the dev server that may belong to another test's request.
+ * The error is still printed by the dev server.
+ */
+const NO_OVERLAY = { hmr: { overlay: false } };
+
 /** The commands of `test/browser/commands.ts`, for both browser projects. */
 const browserCommands = {
   mintEmbedSession,
@@ -121,6 +128,7 @@ export default defineConfig({
         // The partner's routes (embed session, chat proxy) on the test page's own origin, against
         // an emulator, as in Storybook (.storybook/service-routes.ts).
         plugins: [serviceRoutes()],
+        server: NO_OVERLAY,
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
@@ -133,6 +141,7 @@ export default defineConfig({
       },
       {
         plugins: [serviceRoutes()],
+        server: NO_OVERLAY,
         test: {
           name: 'browser-one-at-a-time',
           include: ONE_AT_A_TIME,
@@ -147,6 +156,7 @@ export default defineConfig({
         // Every story is a test: it renders, its play function passes, and axe finds nothing
         // (a11y `test: 'error'` in .storybook/preview.tsx).
         plugins: [storybookTest({ configDir: fileURLToPath(new URL('./.storybook', import.meta.url)) })],
+        server: NO_OVERLAY,
         test: {
           name: 'storybook',
           browser: browser(),
@@ -176,6 +186,7 @@ export default defineConfig({
         // same emulator and fake embeds (the global setup is shared between the two projects).
         // In the browser Vite pre-bundles every dependency itself, with the alias applied.
         plugins: [serviceRoutes()],
+        server: NO_OVERLAY,
         resolve: { alias: REACT_18_ALIAS },
         optimizeDeps: { include: REACT_18_DEPS },
         test: {
@@ -190,6 +201,7 @@ export default defineConfig({
       },
       {
         plugins: [serviceRoutes()],
+        server: NO_OVERLAY,
         resolve: { alias: REACT_18_ALIAS },
         optimizeDeps: { include: REACT_18_DEPS },
         test: {

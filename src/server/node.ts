@@ -205,7 +205,9 @@ function writable(res: NodeResponseLike): Promise<void> {
  * - its `signal` aborts when the client disconnects before the answer is complete, which stops the
  *   chat proxy's upstream request;
  * - the `Response` is written back chunk by chunk with backpressure (waiting for `drain`), headers
- *   flushed first so a stream starts at once; a client that disconnects cancels the body.
+ *   flushed first so a stream starts at once; a client that disconnects cancels the body;
+ * - a handler that throws goes to Express's `next(error)` (else a 500 and `onError`), unless it
+ *   threw because the client went away: that is not reported.
  *
  * ```ts
  * app.post('/api/embed-session', toNodeHandler(sessionHandler));
@@ -247,6 +249,12 @@ export function toNodeHandler(handler: RouteHandler, options: NodeHandlerOptions
       try {
         response = await handler(new Request(url, init));
       } catch (error) {
+        // The client went away and the handler stopped for it (an upstream fetch aborted by the
+        // request's signal): nobody to answer, and nothing went wrong on the server.
+        if (disconnected.signal.aborted) {
+          res.end();
+          return;
+        }
         if (next) next(error);
         else {
           onError(error);

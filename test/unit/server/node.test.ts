@@ -268,6 +268,35 @@ describe('toNodeHandler', () => {
     expect(onError).toHaveBeenCalledWith(failure);
   });
 
+  it('a handler that stops because the client went away is not an error: no next(error), no onError', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    // As the chat and data proxies do: an upstream fetch on the request's signal rejects with its reason.
+    const handler: RouteHandler = (request) =>
+      new Promise((_resolve, reject) => {
+        request.signal.addEventListener('abort', () => reject(request.signal.reason));
+        started();
+      });
+    const next = vi.fn();
+    const onError = vi.fn();
+    const withNext = toNodeHandler(handler, { onError });
+    let ended!: Promise<void>;
+    const url = await serve((req, res) => {
+      ended = new Promise((resolve) => res.on('close', resolve));
+      return withNext(req, res, next);
+    });
+    const client = httpRequest(url);
+    client.on('error', () => {});
+    client.end();
+    await running;
+    client.destroy();
+    await ended;
+    // A turn for a late report to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(next).not.toHaveBeenCalled();
+    expect(onError).not.toHaveBeenCalled();
+  });
+
   it('serves the session handler for Express-style apps end to end (emulator)', async () => {
     const emulator = await startEmulator({ port: 0 });
     try {
