@@ -11,6 +11,9 @@
  *   which counts every array an expression returns against `maxGeneratedValues` per task, so a
  *   `flatten` of generated arrays cannot make millions of rows, and whose regular expressions run
  *   in linear time (`chart-regexp.ts`);
+ * - transforms that make rows from other rows (`impute`, `fold`, `pivot`, `kde`, `quantile`) that
+ *   first count what they would make against `maxGeneratedValues`: an impute over 10,000 distinct
+ *   keys and 10,000 groups would make a hundred million rows, which no expression budget sees;
  * - a logger that keeps the errors Vega logs instead of throwing (a failed transform ends its
  *   pulse silently otherwise), so a chart past a limit shows its error card.
  *
@@ -38,6 +41,9 @@ export interface VegaModule {
   SVGStringRenderer: unknown;
   renderModule(name: string, module?: { renderer: unknown; headless: unknown; handler: unknown }): unknown;
   expressionFunction(name: string, fn: (...args: never[]) => unknown): unknown;
+  /** Vega's registry of dataflow transforms, by lower-case type. */
+  transforms: Record<string, unknown>;
+  View: unknown;
 }
 
 const CURSOR = /^[a-z-]+$/i;
@@ -273,6 +279,103 @@ export function guardInterpreter(
     event: (context, expression) => checked(interpreter.event(guarded(context), expression)),
     handler: (context, expression) => checked(interpreter.handler(guarded(context), expression)),
     encode: (context, encode) => interpreter.encode(guarded(context), encode),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transforms that make rows
+
+/** Where a chart's view keeps its limits, for the guarded transforms (views of other charts on the page have none). */
+const VIEW_LIMITS = Symbol('service chart limits');
+
+type Accessor = (row: unknown) => unknown;
+type Pulse = { source?: readonly unknown[]; dataflow?: Partial<Record<typeof VIEW_LIMITS, ChartLimits>> };
+type TransformClass = new (...args: never[]) => { transform(params: Record<string, unknown>, pulse: Pulse): unknown };
+
+/**
+ * Distinct values of `key` over `rows` and `initial`, compared as strings as Vega's transforms
+ * compare them; counting stops past `stop`.
+ */
+function distinct(rows: readonly unknown[], key: Accessor, stop: number, initial: readonly unknown[] = []): number {
+  if (initial.length > stop) return initial.length;
+  const seen = new Set<string>(initial.map(String));
+  for (const row of rows) {
+    if (seen.size > stop) break;
+    seen.add(String(key(row)));
+  }
+  return seen.size;
+}
+
+/** A group's key, as Vega's impute and aggregate make it: the groupby values, joined. */
+const groupKey = (groupby: unknown): Accessor => {
+  const accessors = (Array.isArray(groupby) ? groupby : []) as Accessor[];
+  return (row) => accessors.map((accessor) => accessor(row)).join();
+};
+
+/** How many values each guarded transform would make of `rows`, counted up to about `stop`. */
+const ROWS_MADE: Record<string, (params: Record<string, unknown>, rows: readonly unknown[], stop: number) => number> = {
+  // A row for every key (`keyvals` too) in every group.
+  impute: (params, rows, stop) =>
+    distinct(rows, params['key'] as Accessor, stop, Array.isArray(params['keyvals']) ? params['keyvals'] : []) *
+    distinct(rows, groupKey(params['groupby']), stop),
+  // A row for every field of every row.
+  fold: (params, rows) => rows.length * (Array.isArray(params['fields']) ? params['fields'].length : 0),
+  // A value for every pivot key in every group.
+  pivot: (params, rows, stop) =>
+    distinct(rows, params['field'] as Accessor, stop) * distinct(rows, groupKey(params['groupby']), stop),
+  // A curve of `steps` samples (at most `maxsteps`, default 200) for every group (Vega-Lite's `density`).
+  kde: (params, rows, stop) =>
+    distinct(rows, groupKey(params['groupby']), stop) * (Number(params['steps']) || Number(params['maxsteps']) || 200),
+  // A row for every probability (`probs`, or one each `step`, default 0.01) in every group.
+  quantile: (params, rows, stop) =>
+    distinct(rows, groupKey(params['groupby']), stop) *
+    (Array.isArray(params['probs']) ? params['probs'].length : Math.ceil(1 / (Number(params['step']) || 0.01))),
+};
+
+/** What the error says each transform is, in Vega-Lite's words. */
+const TRANSFORM_NAMES: Record<string, string> = {
+  impute: 'an impute',
+  fold: 'a fold',
+  pivot: 'a pivot',
+  kde: 'a density',
+  quantile: 'a quantile',
+};
+
+/**
+ * Registers with `vega` the transforms that make rows, guarded (once per module). A view made with
+ * {@link limitedViewClass} has them count first what they would make and throw a
+ * `ChartLimitError` past `maxGeneratedValues`; views without limits run them as Vega does.
+ */
+export function registerGuardedTransforms(vega: VegaModule): void {
+  for (const [type, rowsMade] of Object.entries(ROWS_MADE)) {
+    const Base = vega.transforms[type] as (TransformClass & { [VIEW_LIMITS]?: true }) | undefined;
+    if (!Base || Base[VIEW_LIMITS]) continue;
+    class Guarded extends Base {
+      static readonly [VIEW_LIMITS] = true;
+
+      override transform(params: Record<string, unknown>, pulse: Pulse): unknown {
+        const limits = pulse.dataflow?.[VIEW_LIMITS];
+        if (limits) {
+          const max = limits.maxGeneratedValues;
+          const made = rowsMade(params, pulse.source ?? [], max);
+          if (made > max)
+            throw new ChartLimitError(
+              'maxGeneratedValues',
+              `${TRANSFORM_NAMES[type] ?? type} would make more than ${max} values`,
+            );
+        }
+        return super.transform(params, pulse);
+      }
+    }
+    vega.transforms[type] = Guarded;
+  }
+}
+
+/** A `View` class (vega-embed's `viewClass`) whose views carry `limits` for the guarded transforms. */
+export function limitedViewClass(vega: VegaModule, limits: ChartLimits): unknown {
+  const Base = vega.View as new (...args: never[]) => object;
+  return class LimitedView extends Base {
+    readonly [VIEW_LIMITS] = limits;
   };
 }
 

@@ -23,7 +23,10 @@ export interface ChartLimits {
   /**
    * Values that the spec's expressions may generate within one task: the elements of every array
    * an expression returns (`sequence()`, `split()`, array literals, the keys of an `impute`), which
-   * is also what `flatten` can turn into rows, and the dates of `timeSequence()`. Default 100,000.
+   * is also what `flatten` can turn into rows, and the dates of `timeSequence()`; and the rows an
+   * `impute` (every key in every group), `fold` (every field of every row), `pivot` (every key in
+   * every group), `density` or `quantile` (every sample in every group) would make, counted before
+   * it makes them. Default 100,000.
    */
   maxGeneratedValues: number;
   /**

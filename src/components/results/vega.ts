@@ -28,6 +28,8 @@ import type { ChartValue } from '../../core/result-data';
 import {
   createCollectingLogger,
   guardInterpreter,
+  limitedViewClass,
+  registerGuardedTransforms,
   registerSafeRenderer,
   SAFE_RENDERER,
   type ExpressionInterpreter,
@@ -239,6 +241,7 @@ export function loadVega(): Promise<LoadedVega> {
     ([embedModule, interpreterModule]) => {
       const vega = embedModule.vega as unknown as VegaModule;
       registerSafeRenderer(vega);
+      registerGuardedTransforms(vega);
       // The theme's number format type (`numberFormatType`): compact numbers, never `1e+6`.
       vega.expressionFunction(COMPACT_FORMAT, (value: unknown, specifier: unknown) => compactNumber(value, specifier));
       return {
@@ -290,7 +293,8 @@ export async function embedChart(
   // the chart instead of running on JavaScript's backtracking engine.
   const regExpEngine = mayRunRegExp(spec) ? await loadRegExpEngine().catch(() => undefined) : undefined;
   if (options.signal?.aborted) return () => {};
-  const { embed, expressionInterpreter } = loaded;
+  const { embed, expressionInterpreter, vega } = loaded;
+  const limits = options.limits ?? DEFAULT_CHART_LIMITS;
   const { logger, errors } = createCollectingLogger();
   const result = await embed(element, spec, {
     mode: 'vega-lite',
@@ -298,7 +302,9 @@ export async function embedChart(
     renderer: SAFE_RENDERER,
     actions: false,
     ast: true,
-    expr: guardInterpreter(expressionInterpreter, options.limits ?? DEFAULT_CHART_LIMITS, regExpEngine),
+    expr: guardInterpreter(expressionInterpreter, limits, regExpEngine),
+    // Its views carry the limits, which the transforms that make rows check (chart-guards.ts).
+    viewClass: limitedViewClass(vega, limits),
     loader: createRefusingLoader(),
     // disableDefaultStyle: vega-tooltip's stylesheet is an inline <style> (refused by a strict CSP);
     // styles.css styles #vg-tooltip-element instead.
