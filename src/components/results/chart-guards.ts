@@ -351,7 +351,7 @@ export function registerGuardedTransforms(vega: VegaModule): void {
     const Base = vega.transforms[type] as (TransformClass & { [VIEW_LIMITS]?: true }) | undefined;
     if (!Base || Base[VIEW_LIMITS]) continue;
     class Guarded extends Base {
-      static readonly [VIEW_LIMITS] = true;
+      static override readonly [VIEW_LIMITS] = true;
 
       override transform(params: Record<string, unknown>, pulse: Pulse): unknown {
         const limits = pulse.dataflow?.[VIEW_LIMITS];

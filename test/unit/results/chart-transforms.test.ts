@@ -30,7 +30,7 @@ async function run(
   limits: ChartLimits | null = DEFAULT_CHART_LIMITS,
 ): Promise<{ errors: unknown[]; rows: number }> {
   const { logger, errors } = createCollectingLogger();
-  const runtime = vega.parse(vegaLite.compile(spec as vegaLite.TopLevelSpec).spec);
+  const runtime = vega.parse(vegaLite.compile(spec as unknown as vegaLite.TopLevelSpec).spec);
   const View = (limits ? limitedViewClass(module, limits) : vega.View) as typeof vega.View;
   const view = new View(runtime, { renderer: 'none', logger: logger as unknown as vega.LoggerInterface });
   await view.runAsync();
