@@ -106,7 +106,9 @@ export default [
     path: 'dist/index.js',
     import: '*',
     ignore: [...PEERS, ...CHART_RUNTIME],
-    limit: '84.75 kB',
+    // 84.75 -> 84.8: the chat's SQL view's core modules in a chunk of their own cost 18 B of
+    // imports here, and save an app of AgentChat 2.4 kB up front (scripts/check-app-size.mjs).
+    limit: '84.8 kB',
     gzip: true,
   },
   {

@@ -129,6 +129,7 @@ function lazyViewChunks() {
       owners = new Map();
       const all = [...getModuleIds()];
       const ids = new Set(all.filter((module) => /\/src\/(components|react)\//.test(module)));
+      const core = new Set(all.filter((module) => module.includes('/src/core/')));
       for (const view of LAZY_VIEWS) {
         const root = [...ids].find((module) => module.endsWith(view.root));
         const loader = [...ids].find((module) => module.endsWith(view.loader));
@@ -137,6 +138,12 @@ function lazyViewChunks() {
         if (loaded.has(root)) throw new Error(`rollup: ${view.loader} imports ${view.root} statically`);
         const own = [...staticClosure(root, ids, getModuleInfo)].filter((module) => !loaded.has(module));
         for (const module of own) owners.set(module, view.name);
+        // The core modules only the view uses (formatting, CSV) in a chunk of their own: merged
+        // into a chunk with what the chat needs up front, a bundler would load them up front too.
+        const everything = new Set([...ids, ...core]);
+        const loadedAll = staticClosure(loader, everything, getModuleInfo);
+        for (const module of staticClosure(root, everything, getModuleInfo))
+          if (core.has(module) && !loadedAll.has(module)) owners.set(module, `${view.name}-core`);
         // Loaded only with import() (the chart runtime): a chunk of its own already.
         const lazyOnly = (module) => getModuleInfo(module)?.importers.length === 0;
         for (const module of ids) {
