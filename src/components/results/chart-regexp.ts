@@ -7,7 +7,8 @@
  * with the chart only when its spec names one of those functions. Patterns RE2 cannot run in
  * linear time (backreferences, lookaheads) are refused with an error the chart shows. Without
  * the engine loaded every one of them is refused too: JavaScript's engine never runs a chart's
- * pattern.
+ * pattern. One difference from JavaScript remains: `split()` leaves out what the pattern's groups
+ * captured (JavaScript puts it between the parts); the `y` flag is ignored.
  *
  * @module
  */
