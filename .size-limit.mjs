@@ -10,7 +10,7 @@
  * Peers and optional peers (the partner's app has them), and what is loaded with import() only
  * when needed: the highlighter, and re2js (about 46 kB) for a chart whose spec runs a regular expression.
  */
-const PEERS = [
+export const PEERS = [
   'react',
   'react/jsx-runtime',
   'react-dom',

@@ -4,24 +4,14 @@
 // chunk and the entry share: it lands in the entry's bundle, loaded up front. Here an app imports
 // only the named components from the built package, Vite (rolldown) splits it as it would for a
 // partner, and the entry chunk plus every chunk it imports statically (the manifest's `imports`)
-// must stay within the budget, gzipped. Peers and optional peers stay external, as in size-limit.
+// must stay within the budget, gzipped. What size-limit leaves out (`PEERS`) stays external.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { PEERS } from '../.size-limit.mjs';
 
 const ROOT = resolve('node_modules/.cache/app-size');
-const EXTERNAL = [
-  'react',
-  'react-dom',
-  'react/jsx-runtime',
-  '@tanstack/react-query',
-  'vega-embed',
-  'vega-lite',
-  'vega-interpreter',
-  'sql-highlight',
-  're2js',
-];
 
 /** Apps of one import each, and what they may load up front (gzip, kB). */
 const APPS = [
@@ -53,7 +43,7 @@ async function measure(app) {
       outDir: 'out',
       emptyOutDir: true,
       manifest: true,
-      rollupOptions: { external: EXTERNAL },
+      rollupOptions: { external: PEERS },
     },
   });
   const manifest = JSON.parse(readFileSync(join(dir, 'out/.vite/manifest.json'), 'utf8'));
