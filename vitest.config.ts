@@ -112,6 +112,34 @@ const ONE_AT_A_TIME = [
   'test/browser/ask-about-this.test.tsx',
 ];
 
+/**
+ * A browser project: the partner's routes on the page's own origin, the shared emulator and
+ * commands. `-one-at-a-time` projects run {@link ONE_AT_A_TIME} one file at a time; the others run
+ * the rest (on React 18 only the `.tsx` files, which render React). On React 18 the alias applies
+ * and Vite pre-bundles every dependency with it.
+ */
+function browserProject(name: string, reactMajor: 18 | 19) {
+  const oneAtATime = name.endsWith('-one-at-a-time');
+  return {
+    plugins: [serviceRoutes()],
+    server: NO_OVERLAY,
+    ...(reactMajor === 18 ? { resolve: { alias: REACT_18_ALIAS }, optimizeDeps: { include: REACT_18_DEPS } } : {}),
+    test: {
+      name,
+      ...(oneAtATime
+        ? { include: ONE_AT_A_TIME, fileParallelism: false }
+        : {
+            include: [reactMajor === 18 ? 'test/browser/**/*.test.tsx' : 'test/browser/**/*.test.{ts,tsx}'],
+            exclude: [...configDefaults.exclude, ...ONE_AT_A_TIME],
+          }),
+      globalSetup: ['test/browser/global-setup.ts'],
+      setupFiles: ['test/browser/setup.ts'],
+      provide: { reactMajor },
+      browser: { ...browser(), commands: browserCommands },
+    },
+  };
+}
+
 export default defineConfig({
   test: {
     projects: [
@@ -124,34 +152,10 @@ export default defineConfig({
           provide: { reactMajor: 19 },
         },
       },
-      {
-        // The partner's routes (embed session, chat proxy) on the test page's own origin, against
-        // an emulator, as in Storybook (.storybook/service-routes.ts).
-        plugins: [serviceRoutes()],
-        server: NO_OVERLAY,
-        test: {
-          name: 'browser',
-          include: ['test/browser/**/*.test.{ts,tsx}'],
-          exclude: [...configDefaults.exclude, ...ONE_AT_A_TIME],
-          globalSetup: ['test/browser/global-setup.ts'],
-          setupFiles: ['test/browser/setup.ts'],
-          provide: { reactMajor: 19 },
-          browser: { ...browser(), commands: browserCommands },
-        },
-      },
-      {
-        plugins: [serviceRoutes()],
-        server: NO_OVERLAY,
-        test: {
-          name: 'browser-one-at-a-time',
-          include: ONE_AT_A_TIME,
-          fileParallelism: false,
-          globalSetup: ['test/browser/global-setup.ts'],
-          setupFiles: ['test/browser/setup.ts'],
-          provide: { reactMajor: 19 },
-          browser: { ...browser(), commands: browserCommands },
-        },
-      },
+      // The partner's routes (embed session, chat proxy) on the test page's own origin, against
+      // an emulator, as in Storybook (.storybook/service-routes.ts).
+      browserProject('browser', 19),
+      browserProject('browser-one-at-a-time', 19),
       {
         // Every story is a test: it renders, its play function passes, and axe finds nothing
         // (a11y `test: 'error'` in .storybook/preview.tsx).
@@ -181,39 +185,10 @@ export default defineConfig({
           server: { deps: { inline: REACT_18_INLINE } },
         },
       },
-      {
-        // The browser tests that render React (every .tsx file), again on React 18, against the
-        // same emulator and fake embeds (the global setup is shared between the two projects).
-        // In the browser Vite pre-bundles every dependency itself, with the alias applied.
-        plugins: [serviceRoutes()],
-        server: NO_OVERLAY,
-        resolve: { alias: REACT_18_ALIAS },
-        optimizeDeps: { include: REACT_18_DEPS },
-        test: {
-          name: 'browser-react18',
-          include: ['test/browser/**/*.test.tsx'],
-          exclude: [...configDefaults.exclude, ...ONE_AT_A_TIME],
-          globalSetup: ['test/browser/global-setup.ts'],
-          setupFiles: ['test/browser/setup.ts'],
-          provide: { reactMajor: 18 },
-          browser: { ...browser(), commands: browserCommands },
-        },
-      },
-      {
-        plugins: [serviceRoutes()],
-        server: NO_OVERLAY,
-        resolve: { alias: REACT_18_ALIAS },
-        optimizeDeps: { include: REACT_18_DEPS },
-        test: {
-          name: 'browser-react18-one-at-a-time',
-          include: ONE_AT_A_TIME,
-          fileParallelism: false,
-          globalSetup: ['test/browser/global-setup.ts'],
-          setupFiles: ['test/browser/setup.ts'],
-          provide: { reactMajor: 18 },
-          browser: { ...browser(), commands: browserCommands },
-        },
-      },
+      // The browser tests that render React (every .tsx file), again on React 18, against the
+      // same emulator and fake embeds (the global setup is shared between the projects).
+      browserProject('browser-react18', 18),
+      browserProject('browser-react18-one-at-a-time', 18),
     ],
   },
 });
