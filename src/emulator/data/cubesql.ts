@@ -378,11 +378,22 @@ export async function* streamCubeSql(
   const checkTime = () => {
     if (timedOut) throw new SqlError(`Query timeout: the query ran longer than ${timeoutMs / 1000} s`);
   };
+  /**
+   * Before each statement. DuckDB forgets an interrupt that came while no statement ran, and one
+   * that came before the connection existed reached nothing: without this check the next
+   * statement would run to its end (minutes for a runaway query) after the client left or the
+   * engine began to close.
+   */
+  const checkInterrupted = (connection: ScopedConnection) => {
+    checkTime();
+    if (connection.interrupted || signal?.aborted) throw new SqlError('Error during execution: Interrupted!');
+  };
   try {
     const compiled = await compileCubeSql(engine, sql);
     if (signal?.aborted) return;
     scoped = await engine.connect(scope);
     const { connection } = scoped;
+    checkInterrupted(scoped);
     const prepared = await connection.prepare(compiled);
     const count = prepared.columnCount;
     const schema: CubeSqlColumn[] = [];
@@ -398,7 +409,7 @@ export async function* streamCubeSql(
     // empty chunk instead of an error when a row fails, which would truncate the answer silently.
     // The lines are still produced one at a time as the client reads; DuckDB turns the values into
     // text, far cheaper than converting each value in JavaScript.
-    checkTime();
+    checkInterrupted(scoped);
     const result = await connection.run(cappedResultSql(compiled, texts, maxRows, maxBytes));
     if (result.rowCount > maxRows) {
       yield { error: `Error during execution: ${resultTooLarge(`${maxRows} rows`, 'maxQueryRows')}` };

@@ -32,6 +32,11 @@ export interface ScopedConnection {
   readonly connection: DuckDBConnection;
   /** Stops the statement running on it, which then rejects with DuckDB's interrupt error. */
   interrupt(): void;
+  /**
+   * True once {@link interrupt} was called. DuckDB forgets an interrupt that lands between two
+   * statements (the next one clears it), so a caller checks this before it starts a statement.
+   */
+  readonly interrupted: boolean;
   close(): void;
 }
 
@@ -55,6 +60,9 @@ export interface DataEngine {
    */
   close(): Promise<void>;
 }
+
+/** How often an interrupted connection is interrupted again until it closes. */
+const INTERRUPT_REPEAT_MS = 25;
 
 const BIG_INTEGER_TAG = '__emulator_bigint__:';
 /** A JSON number value of 16 or more digits right after a key (never inside a string). */
@@ -145,14 +153,26 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
         throw new Error('The data engine is closed');
       }
       let isOpen = true;
+      let interrupted = false;
+      let repeat: ReturnType<typeof setInterval> | undefined;
       const scoped: ScopedConnection = {
         connection,
         interrupt() {
-          if (isOpen) connection.interrupt();
+          if (!isOpen || interrupted) return;
+          interrupted = true;
+          connection.interrupt();
+          // A statement that the driver hands to DuckDB's thread just after this call clears
+          // the interrupt as it starts: say it again until the connection closes.
+          repeat = setInterval(() => connection.interrupt(), INTERRUPT_REPEAT_MS);
+          repeat.unref?.();
+        },
+        get interrupted() {
+          return interrupted;
         },
         close() {
           if (!isOpen) return;
           isOpen = false;
+          clearInterval(repeat);
           open.delete(scoped);
           connection.closeSync();
           if (open.size === 0) allClosed?.();
@@ -180,12 +200,13 @@ export function createDataEngine(options: DataEngineOptions = {}): DataEngine {
     async close() {
       if (closed) return;
       closed = true;
+      // At once, before any await: a query's next statement must find its connection interrupted.
+      for (const scoped of open) scoped.interrupt();
       await ready.catch(() => undefined);
       if (open.size > 0) {
         const settled = new Promise<void>((resolve) => {
           allClosed = resolve;
         });
-        for (const scoped of open) scoped.interrupt();
         let timer: ReturnType<typeof setTimeout> | undefined;
         // An interrupt lands within milliseconds; a loaded machine may take seconds. Past the
         // grace period what is left is closed anyway, so close() always leaves nothing open.

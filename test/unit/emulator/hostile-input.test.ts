@@ -15,6 +15,8 @@ import {
   startEmulator,
   type RunningEmulator,
 } from '../../../src/emulator';
+import { streamCubeSql } from '../../../src/emulator/data/cubesql';
+import { createDataEngine } from '../../../src/emulator/data/engine';
 import { exchangeEmbedSession } from '../../../src/emulator/features/sessions';
 import { EMBED_TOKEN_TTL_MS, MAX_BOOKKEEPING_ENTRIES, setBounded } from '../../../src/emulator/state';
 import { mintSession, useEmulator } from '../../helpers/emulator';
@@ -144,6 +146,50 @@ describe('/v1/cubesql queries are bounded and interrupted', () => {
       await busy.close();
       expect(busy.context.data.openConnections()).toBe(0);
       await reader.cancel().catch(() => undefined);
+    },
+    SLOW_TEST_MS,
+  );
+});
+
+describe('an interrupt that comes between two statements is not lost', () => {
+  // Seconds alone (not minutes): before the fix these tests failed on the data line the query
+  // produced after it should have been stopped, not on a timeout.
+  const LONG = 'SELECT count(*) FROM range(20000000000)';
+
+  /** Starts LONG and returns its lines once the schema line arrived: the query has not run yet. */
+  async function afterSchema(engine: ReturnType<typeof createDataEngine>, signal?: AbortSignal) {
+    const lines = streamCubeSql(engine, LONG, {}, { timeoutMs: 120_000, ...(signal ? { signal } : {}) });
+    expect((await lines.next()).value).toHaveProperty('schema');
+    return lines;
+  }
+
+  it(
+    'a client that leaves while the schema line is on its way: the query never runs',
+    async () => {
+      const engine = createDataEngine();
+      try {
+        const leave = new AbortController();
+        const lines = await afterSchema(engine, leave.signal);
+        leave.abort();
+        expect(await lines.next()).toEqual({ done: true, value: undefined });
+        expect(engine.openConnections()).toBe(0);
+      } finally {
+        await engine.close();
+      }
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    'close() while the schema line is on its way: the query ends with an error line, not its data',
+    async () => {
+      const engine = createDataEngine();
+      const lines = await afterSchema(engine);
+      const closed = engine.close();
+      expect((await lines.next()).value).toEqual({ error: 'Error during execution: Interrupted!' });
+      await lines.return(undefined);
+      await closed;
+      expect(engine.openConnections()).toBe(0);
     },
     SLOW_TEST_MS,
   );
