@@ -1,10 +1,12 @@
 /**
  * `service-emulator [--port N] [--host H] [--chat-pace realistic|instant] [--query-timeout MS]`: starts the emulator, prints
- * its URLs, keys and world, and stays up until SIGINT or SIGTERM (running queries are interrupted).
+ * its URLs, keys and world, and stays up until SIGINT or SIGTERM (running queries are interrupted;
+ * `shutdown.ts` bounds the wait).
  *
  * @module
  */
 import { API_KEYS, DEPLOYMENTS, WORKBOOKS, startEmulator, type ChatPace } from './index';
+import { stopOnSignals } from './shutdown';
 
 const USAGE = `Usage: service-emulator [--port N] [--host H] [--chat-pace realistic|instant] [--query-timeout MS]
 
@@ -93,21 +95,12 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`\n${signal}: stopping\n`);
-    emulator.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`${String(error)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignals(() => emulator.close(), {
+    on: (signal, listener) => process.on(signal, listener),
+    exit: (code) => process.exit(code),
+    write: (text) => process.stdout.write(text),
+    writeError: (text) => process.stderr.write(text),
+  });
 }
 
 main().catch((error: unknown) => {
