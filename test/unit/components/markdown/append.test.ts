@@ -168,6 +168,13 @@ describe('parseExtending builds the tree a fresh parse builds', () => {
     }
   });
 
+  it('for a thematic break whose line ends in spaces after it arrived (a break ends after them)', () => {
+    // Found by the list property (seed -1578001450): blank lines after a break kept its old end.
+    // One cut at a time: the spaces and the line end must arrive in the same delta.
+    for (const text of ['- item\n- --- - \n', '---  \n\nnext', '* * *\t\n', 'para\n\n___ \n'])
+      for (let cut = 0; cut <= text.length; cut++) check(text, [cut]);
+  });
+
   it('for the tricky documents, one character at a time', () => {
     for (const text of TRICKY_MARKDOWN)
       check(
