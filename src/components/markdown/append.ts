@@ -332,18 +332,14 @@ function appendBlank(previous: Parsed, source: string, added: string): MdastRoot
   const lastEnd = last?.position?.end;
   if (!BLANK_LINES.test(added) || !last || !ENDED_BY_BLANK.has(last.type) || lastEnd?.offset === undefined)
     return undefined;
+  // A block ends after the spaces that follow it on its line: a break (a leaf, whose end is read)
+  // would end elsewhere, so it is parsed again. A parent keeps its node; its end is not read.
+  if (last.type === 'thematicBreak' && STARTS_WITH_SPACE.test(added)) return undefined;
   const after = source.slice(lastEnd.offset);
   let lines = 0;
   for (let index = after.indexOf('\n'); index !== -1; index = after.indexOf('\n', index + 1)) lines++;
   const end = { line: lastEnd.line + lines, column: source.length - source.lastIndexOf('\n'), offset: source.length };
-  const position = { start: tree.position?.start ?? { line: 1, column: 1, offset: 0 }, end };
-  // A block's end takes in the spaces after it on its line. Only a break is a leaf, whose end
-  // counts; a parent keeps its node (and its render), and its end is not read.
-  const trailing = LEADING_SPACE.exec(after)![0].length;
-  if (last.type !== 'thematicBreak' || trailing === 0) return { ...tree, position };
-  const children = tree.children.slice(0, -1);
-  children.push({ ...last, position: { start: last.position!.start, end: moved(lastEnd, trailing) } });
-  return { ...tree, children, position };
+  return { ...tree, position: { start: tree.position?.start ?? { line: 1, column: 1, offset: 0 }, end } };
 }
 
 /** A line of words starting with a letter, which no text after it on the line can make more than a paragraph yet. */
@@ -381,7 +377,6 @@ const PLAIN_END = /[A-Za-z0-9 \t.,]$/;
 const LINK_PART = /www|@|:/i;
 const TRAILING_SPACE = /[ \t]+$/;
 const SPACE_ONLY = /^[ \t]*$/;
-const LEADING_SPACE = /^[ \t]*/;
 const SPACE = /[ \t]/;
 const DIGITS = /^\d+$/;
 
