@@ -56,7 +56,7 @@ export interface DataEngine {
   printSql(tree: unknown): Promise<string>;
   /**
    * Closes the database: interrupts every running query first (a runaway query would otherwise
-   * keep a core busy and the process alive), waits up to 2 s for them to stop. Further calls reject.
+   * keep a core busy and the process alive), waits up to 10 s for them to stop. Further calls reject.
    */
   close(): Promise<void>;
 }
