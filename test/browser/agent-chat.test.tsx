@@ -190,7 +190,13 @@ describe('AgentChat against the emulator, through the chat proxy route', () => {
     let sent = 0;
     const gated: typeof fetch = async (input, init) => {
       if (!String(input).endsWith('/chat/abort') && (sent += 1) > 1) await gate;
-      return transport.fetch(input, init);
+      // The first answer comes at a realistic pace, so its first line (`__cutoff__`, with the
+      // chatId a resend needs) reaches the page long before the cut. At once, the cut could come
+      // with it, and a failed connection can take the bytes the page had not read yet with it:
+      // the client then rightly refuses to resend without a chatId.
+      const headers = new Headers(init?.headers);
+      if (sent === 1) headers.set('x-emulator-pace', 'realistic');
+      return transport.fetch(input, { ...init, headers });
     };
     const { container } = mount(chat({ fetch: gated }));
     await ask(container, 'Show me revenue by month');
