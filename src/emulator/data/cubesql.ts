@@ -384,9 +384,9 @@ export async function* streamCubeSql(
    * statement would run to its end (minutes for a runaway query) after the client left or the
    * engine began to close.
    */
-  const checkInterrupted = (connection: ScopedConnection) => {
+  const checkInterrupted = (on: ScopedConnection) => {
     checkTime();
-    if (connection.interrupted || signal?.aborted) throw new SqlError('Error during execution: Interrupted!');
+    if (on.interrupted || signal?.aborted) throw new SqlError('Error during execution: Interrupted!');
   };
   try {
     const compiled = await compileCubeSql(engine, sql);
